@@ -47,26 +47,46 @@ int fhint_unmap_cdb_decode(const uint8_t *cdb, size_t len,
 	return 0;
 }
 
+int fhint_unmap_param_header_encode(size_t n, uint8_t *buf, size_t len)
+{
+	if (n > FHINT_UNMAP_MAX_DESCS)
+		return -EINVAL;
+	if (len < FHINT_UNMAP_PARAM_HDR_LEN)
+		return -EMSGSIZE;
+	/* UNMAP DATA LENGTH excludes itself; BLOCK DESCRIPTOR DATA LENGTH */
+	fhint_put_be16(buf, (uint16_t)(fhint_unmap_param_len(n) - 2));
+	fhint_put_be16(buf + 2, (uint16_t)(n * FHINT_UNMAP_DESC_LEN));
+	memset(buf + 4, 0, 4);
+	return FHINT_UNMAP_PARAM_HDR_LEN;
+}
+
+int fhint_unmap_desc_encode(const struct fhint_unmap_desc *d, uint8_t *buf,
+			    size_t len)
+{
+	if (len < FHINT_UNMAP_DESC_LEN)
+		return -EMSGSIZE;
+	fhint_put_be64(buf, d->lba);
+	fhint_put_be32(buf + 8, d->nlb);
+	memset(buf + 12, 0, 4);
+	return FHINT_UNMAP_DESC_LEN;
+}
+
 int fhint_unmap_param_encode(const struct fhint_unmap_desc *d, size_t n,
 			     uint8_t *buf, size_t len)
 {
 	size_t need, i;
-	uint8_t *p;
+	int ret;
 
 	if (n > FHINT_UNMAP_MAX_DESCS)
 		return -EINVAL;
 	need = fhint_unmap_param_len(n);
 	if (len < need)
 		return -EMSGSIZE;
-	memset(buf, 0, need);
-	fhint_put_be16(buf, (uint16_t)(need - 2));
-	fhint_put_be16(buf + 2, (uint16_t)(n * FHINT_UNMAP_DESC_LEN));
-	p = buf + FHINT_UNMAP_PARAM_HDR_LEN;
-	for (i = 0; i < n; i++, p += FHINT_UNMAP_DESC_LEN) {
-		fhint_put_be64(p, d[i].lba);
-		fhint_put_be32(p + 8, d[i].nlb);
-	}
-	return (int)need;
+	ret = fhint_unmap_param_header_encode(n, buf, len);
+	for (i = 0; ret >= 0 && i < n; i++)
+		ret = fhint_unmap_desc_encode(&d[i], buf + fhint_unmap_param_len(i),
+					      FHINT_UNMAP_DESC_LEN);
+	return ret < 0 ? ret : (int)need;
 }
 
 /* Length fields of the parameter list header (SBC-4 5.30.2). */

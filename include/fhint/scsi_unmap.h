@@ -69,6 +69,16 @@ static inline size_t fhint_unmap_param_len(size_t n)
 int fhint_unmap_param_encode(const struct fhint_unmap_desc *d, size_t n,
 			     uint8_t *buf, size_t len);
 
+/*
+ * The same list one piece at a time, for callers that hold their ranges in
+ * another form (the discard command builder): the 8-byte header for @n
+ * descriptors, then descriptor i at byte fhint_unmap_param_len(i).
+ * Header: 8, -EINVAL (n too large) or -EMSGSIZE; descriptor: 16 or -EMSGSIZE.
+ */
+int fhint_unmap_param_header_encode(size_t n, uint8_t *buf, size_t len);
+int fhint_unmap_desc_encode(const struct fhint_unmap_desc *d, uint8_t *buf,
+			    size_t len);
+
 /* Decoder flags */
 /*
  * SBC-4 5.30.2 literally: a BLOCK DESCRIPTOR DATA LENGTH that is not a
