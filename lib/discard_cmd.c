@@ -121,21 +121,12 @@ static int build_nvme_dsm(const struct fhint_range *r, size_t n,
 			  const struct fhint_discard_opts *o,
 			  struct fhint_wire_cmd *w, uint8_t *data, size_t cap)
 {
-	struct fhint_nvme_dsm_range nr[FHINT_LIM_NVME_DSM_RANGES];
 	struct fhint_nvme_dsm dsm = { .nsid = o->nsid, .ad = true };
-	size_t i;
 	int ret;
 
 	if (n == 0 || n > FHINT_LIM_NVME_DSM_RANGES)
 		return -EINVAL;
-	memset(nr, 0, n * sizeof(nr[0]));
-	for (i = 0; i < n; i++) {
-		if (r[i].len > FHINT_LIM_NVME_DSM_RANGE_BLOCKS)
-			return -EINVAL;
-		nr[i].slba = r[i].start;
-		nr[i].nlb = (uint32_t)r[i].len;
-	}
-	ret = fhint_nvme_dsm_ranges_encode(nr, (unsigned int)n, data, cap);
+	ret = fhint_nvme_dsm_dealloc_encode(r, (unsigned int)n, data, cap);
 	if (ret < 0)
 		return ret;
 	dsm.nr = (uint16_t)n;

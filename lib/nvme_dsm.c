@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Dataset Management range definitions, NVM CS 1.0 3.2.3. */
 #include <errno.h>
+#include <string.h>
 
 #include "fhint/endian.h"
 #include "fhint/nvme_dsm.h"
@@ -39,23 +40,48 @@ int fhint_nvme_dsm_cattr_unpack(uint32_t cattr, struct fhint_nvme_dsm_range *r)
 int fhint_nvme_dsm_ranges_encode(const struct fhint_nvme_dsm_range *r,
 				 unsigned int nr, uint8_t *buf, size_t len)
 {
-	uint32_t cattr[FHINT_NVME_DSM_RANGES_MAX];
+	unsigned int i;
+	uint32_t cattr;
+
+	if (nr == 0 || nr > FHINT_NVME_DSM_RANGES_MAX)
+		return -EINVAL;
+	if (len < (size_t)nr * FHINT_NVME_DSM_RANGE_SIZE)
+		return -EMSGSIZE;
+	/* One pass; a bad attribute clears what was written (nothing valid
+	 * is left behind) and fails the whole list. */
+	for (i = 0; i < nr; i++) {
+		uint8_t *p = buf + i * FHINT_NVME_DSM_RANGE_SIZE;
+
+		if (fhint_nvme_dsm_cattr_pack(&r[i], &cattr)) {
+			memset(buf, 0, (size_t)i * FHINT_NVME_DSM_RANGE_SIZE);
+			return -EINVAL;
+		}
+		fhint_put_le32(p, cattr);
+		fhint_put_le32(p + 4, r[i].nlb);
+		fhint_put_le64(p + 8, r[i].slba);
+	}
+	return (int)(nr * FHINT_NVME_DSM_RANGE_SIZE);
+}
+
+int fhint_nvme_dsm_dealloc_encode(const struct fhint_range *r, unsigned int nr,
+				  uint8_t *buf, size_t len)
+{
 	unsigned int i;
 
 	if (nr == 0 || nr > FHINT_NVME_DSM_RANGES_MAX)
 		return -EINVAL;
-	/* validate everything before writing anything */
-	for (i = 0; i < nr; i++)
-		if (fhint_nvme_dsm_cattr_pack(&r[i], &cattr[i]))
-			return -EINVAL;
 	if (len < (size_t)nr * FHINT_NVME_DSM_RANGE_SIZE)
 		return -EMSGSIZE;
 	for (i = 0; i < nr; i++) {
 		uint8_t *p = buf + i * FHINT_NVME_DSM_RANGE_SIZE;
 
-		fhint_put_le32(p, cattr[i]);
-		fhint_put_le32(p + 4, r[i].nlb);
-		fhint_put_le64(p + 8, r[i].slba);
+		if (r[i].len == 0 || r[i].len > UINT32_MAX) {
+			memset(buf, 0, (size_t)i * FHINT_NVME_DSM_RANGE_SIZE);
+			return -EINVAL;
+		}
+		fhint_put_le32(p, 0);		/* Context Attributes */
+		fhint_put_le32(p + 4, (uint32_t)r[i].len);
+		fhint_put_le64(p + 8, r[i].start);
 	}
 	return (int)(nr * FHINT_NVME_DSM_RANGE_SIZE);
 }

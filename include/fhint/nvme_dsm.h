@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <fhint/range.h>
+
 #define FHINT_NVME_DSM_RANGE_SIZE	16u
 #define FHINT_NVME_DSM_RANGES_MAX	256u
 #define FHINT_NVME_DSM_LIST_MAX		(16u * 256u)	/* 4096 bytes */
@@ -69,10 +71,20 @@ int fhint_nvme_dsm_cattr_pack(const struct fhint_nvme_dsm_range *r,
 int fhint_nvme_dsm_cattr_unpack(uint32_t cattr, struct fhint_nvme_dsm_range *r);
 
 /* Encode @nr ranges (1..256) into @buf.  Returns 16 * nr, -EINVAL for a
- * bad count or field, -EMSGSIZE if @len is too small. */
+ * bad count or field (the bytes already written are zeroed again),
+ * -EMSGSIZE if @len is too small (nothing written). */
 int fhint_nvme_dsm_ranges_encode(const struct fhint_nvme_dsm_range *r,
 				 unsigned int nr, uint8_t *buf, size_t len);
 
+
+/*
+ * A deallocation list straight from extents (start LBA, length in LBAs):
+ * Context Attributes 0, as a discard sends it.  Returns 16 * nr, -EINVAL
+ * for a bad count or a length of 0 or above 2^32 - 1 (bytes already
+ * written are zeroed again), -EMSGSIZE if @len is too small.
+ */
+int fhint_nvme_dsm_dealloc_encode(const struct fhint_range *r, unsigned int nr,
+				  uint8_t *buf, size_t len);
 /* Decode entry @index of a range list.  -EBADMSG if the entry is not
  * wholly inside @len; -EINVAL for reserved bits or a reserved AF. */
 int fhint_nvme_dsm_range_decode(const uint8_t *buf, size_t len,
