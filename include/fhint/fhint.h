@@ -6,5 +6,34 @@
 #include <fhint/endian.h>
 #include <fhint/check.h>
 #include <fhint/scsi_proto.h>
+#include <fhint/ata_dsm.h>
+#include <fhint/ata_identify.h>
+#include <fhint/ata_passthrough.h>
+#include <fhint/ata_proto.h>
+#include <fhint/ata_vpd.h>
+#include <fhint/device_limits.h>
+#include <fhint/discard_cmd.h>
+#include <fhint/hints.h>
+#include <fhint/limits.h>
+#include <fhint/nvme_cmd.h>
+#include <fhint/nvme_directive.h>
+#include <fhint/nvme_dsm.h>
+#include <fhint/nvme_fdp.h>
+#include <fhint/nvme_identify.h>
+#include <fhint/range.h>
+#include <fhint/range_plan.h>
+#include <fhint/scsi_inquiry.h>
+#include <fhint/scsi_io_advice.h>
+#include <fhint/scsi_lba_status.h>
+#include <fhint/scsi_mode.h>
+#include <fhint/scsi_mode_control.h>
+#include <fhint/scsi_read_capacity.h>
+#include <fhint/scsi_rsoc.h>
+#include <fhint/scsi_stream_status.h>
+#include <fhint/scsi_unmap.h>
+#include <fhint/scsi_vpd.h>
+#include <fhint/scsi_write.h>
+#include <fhint/scsi_write_same.h>
+#include <fhint/sense.h>
 
-#endif
+#endif /* FHINT_FHINT_H */
