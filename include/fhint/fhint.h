@@ -34,6 +34,7 @@
 #include <fhint/scsi_vpd.h>
 #include <fhint/scsi_write.h>
 #include <fhint/scsi_write_same.h>
+#include <fhint/scsi_zbc.h>
 #include <fhint/sense.h>
 
 #endif /* FHINT_FHINT_H */
