@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * fhint/emu.h - the emulated LUN: a flash- or shingle-aware SCSI block
+ * device as a library.  The same device core runs in-process behind the
+ * `emu:` target string and behind LIO in tcmu-runner (handler_fhint.so).
+ *
+ * A device is made from one configuration string, the same grammar as
+ * tcmu-runner's cfgstring after "fhint/":
+ *
+ *     [PATH][?KEY=VALUE[&KEY=VALUE]...]
+ *
+ * PATH is the backing file (created when absent with create=1; without a
+ * PATH the data lives in anonymous memory).  Keys: see fhint_emu_config_help()
+ * and spec-notes/emulator.md.
+ *
+ * fhint_emu_exec() executes one CDB with its data and returns the status,
+ * the data-in and, on CHECK CONDITION, the sense data, as a SCSI device
+ * server would (SAM-5, SPC-5, SBC-4, ZBC-2, SAT-4).  It is thread-safe.
+ */
+#ifndef FHINT_EMU_H
+#define FHINT_EMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FHINT_EMU_SENSE_MAX		252	/* SPC-5 4.4.1 */
+#define FHINT_EMU_MAX_INITIATORS	64	/* I_T nexuses with UA state */
+
+struct fhint_emu;
+
+/* One command.  The caller fills the inputs; exec fills the outputs. */
+struct fhint_emu_cmd {
+	/* inputs */
+	const uint8_t *cdb;
+	size_t   cdb_len;
+	uint32_t initiator;	/* I_T nexus index, < FHINT_EMU_MAX_INITIATORS */
+	const uint8_t *dout;	/* data-out (WRITE data, parameter lists) */
+	size_t   dout_len;
+	uint8_t *din;		/* data-in buffer */
+	size_t   din_len;	/* its size (the transfer length asked for) */
+	/* outputs */
+	uint8_t  status;	/* FHINT_STATUS_* */
+	size_t   din_done;	/* data-in bytes returned (<= din_len) */
+	uint8_t  sense[FHINT_EMU_SENSE_MAX];
+	size_t   sense_len;	/* 0 unless CHECK CONDITION */
+};
+
+/*
+ * Open a device from @config.  Returns 0 and *out, or a negative errno
+ * with a one-line reason in @err (may be NULL): -EINVAL bad configuration,
+ * -ENOENT missing backing file, -EBADMSG metadata that is corrupt or from
+ * another device (never silently reinitialised), -ENOMEM, or the errno of
+ * a failed open/read.  Power on: every initiator gets POWER ON, RESET, OR
+ * BUS DEVICE RESET OCCURRED (29/00) first.
+ */
+int fhint_emu_open(const char *config, struct fhint_emu **out,
+		   char *err, size_t errlen);
+
+/* Flush everything and free the device (NULL is fine). */
+void fhint_emu_close(struct fhint_emu *emu);
+
+/*
+ * Execute one command.  Returns 0 when the command completed with any
+ * SCSI status (GOOD, CHECK CONDITION, ...), or a negative errno when the
+ * request itself is unusable (NULL pointers, initiator out of range).
+ */
+int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *cmd);
+
+/* Statistics: the FTL / shingled model and the command counters. */
+struct fhint_emu_stats {
+	uint64_t capacity_blocks;	/* logical blocks */
+	uint32_t block_size;		/* logical block size */
+	uint64_t mapped_blocks;		/* blocks GET LBA STATUS calls mapped */
+	uint64_t host_write_blocks;	/* blocks written by the host */
+	uint64_t unmapped_blocks;	/* blocks deallocated by the host */
+	uint64_t media_write_bytes;	/* host + GC / band rewrite bytes */
+	double   write_amplification;	/* media / host (0: no writes) */
+	uint64_t gc_pages;		/* flash: pages relocated */
+	uint64_t erases;		/* flash: blocks erased */
+	uint64_t band_rewrites;		/* shingled: bands rewritten */
+	uint64_t commands;		/* commands executed */
+	uint64_t check_conditions;	/* of which CHECK CONDITION */
+	uint64_t group_writes[64];	/* WRITE commands per GROUP NUMBER */
+	uint64_t group_write_blocks[64]; /* blocks written per GROUP NUMBER */
+	double   group_wa[64];		/* WA of the stream each group uses */
+};
+
+int fhint_emu_get_stats(struct fhint_emu *emu, struct fhint_emu_stats *st);
+/* Zero the counters (not the state): measure after preconditioning. */
+void fhint_emu_reset_stats(struct fhint_emu *emu);
+
+/*
+ * Change the configuration of an open device (tcmu-runner reconfig):
+ * only keys that may change at run time (size: grow or shrink; thin
+ * threshold; ...).  Raises the matching unit attention (CAPACITY DATA
+ * HAS CHANGED, MODE PARAMETERS CHANGED) for every initiator.
+ */
+int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
+		       char *err, size_t errlen);
+
+/* Raise a unit attention for every initiator (tests, reset handling). */
+int fhint_emu_raise_ua(struct fhint_emu *emu, uint8_t asc, uint8_t ascq);
+
+/* Validate a configuration string without opening anything (tcmu-runner
+ * check_config).  0 or -EINVAL with the reason in @err. */
+int fhint_emu_config_check(const char *config, char *err, size_t errlen);
+
+/* The keys, their defaults and meaning, one per line. */
+const char *fhint_emu_config_help(void);
+
+#endif /* FHINT_EMU_H */

@@ -1,0 +1,509 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tcmu-handler/emu_config.c - the one configuration grammar of the
+ * emulated LUN, shared by `emu:` target strings and tcmu-runner's
+ * cfgstring:
+ *
+ *     [fhint/][PATH][?KEY=VALUE[&KEY=VALUE]...]
+ *
+ * Rules (spec-notes/emulator.md has the table of keys):
+ *  - a leading "fhint/" (tcmu-runner's handler prefix) is skipped;
+ *  - PATH is everything up to the first '?' (so a PATH holds no '?');
+ *  - items are separated by '&'; an empty item is refused; VALUE is
+ *    everything after the first '=' (it may hold '=', never '&');
+ *  - keys are case sensitive; an unknown key is refused;
+ *  - a key given twice is refused (no silent "last one wins");
+ *  - numbers are decimal digits only; sizes are decimal digits with an
+ *    optional K, M, G or T suffix (powers of 1024, either case);
+ *  - a key that only means something for another profile is refused;
+ *  - every refusal is one line naming the key and what it accepts.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_priv.h"
+
+enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
+		K_HEX, K_PATH };
+
+/* Profiles a key applies to */
+#define P_FLASH		(1u << EMU_PROFILE_FLASH)
+#define P_HA		(1u << EMU_PROFILE_SMR_HOST_AWARE)
+#define P_DM		(1u << EMU_PROFILE_SMR_DRIVE_MANAGED)
+#define P_THIN		(1u << EMU_PROFILE_THIN)
+#define P_SMR		(P_HA | P_DM)
+#define P_ALL		(P_FLASH | P_SMR | P_THIN)
+
+/*
+ * The keys: X(name, type, field, min, max, profiles, accepts, meaning).
+ * One list makes both the parser's table and the help text, so the help
+ * is a string constant built by the compiler.
+ */
+#define EMU_KEYS(X)							\
+	X("create", K_BOOL, create, 0, 1, P_ALL, "0|1",			\
+	  "1: create PATH and its metadata when absent (default 0)")	\
+	X("meta", K_PATH, meta_path, 1, EMU_PATH_MAX - 1, P_ALL, "PATH", \
+	  "metadata journal (default PATH.fhint-meta; needs a PATH)")	\
+	X("profile", K_PROFILE, profile, 0, 0, P_ALL,			\
+	  "flash|smr-host-aware|smr-drive-managed|thin",		\
+	  "device model (default flash)")				\
+	X("size", K_BYTES, size, 4096, 1ULL << 50, P_ALL,		\
+	  "BYTES 4K..1024T, a multiple of lbs",				\
+	  "capacity (default 1G)")					\
+	X("lbs", K_UINT, lbs, 512, 4096, P_ALL, "512|1024|2048|4096",	\
+	  "logical block size (default 512)")				\
+	X("pbs", K_BYTES, pbs, 512, 65536, P_ALL,			\
+	  "BYTES 512..64K, lbs times a power of two",			\
+	  "physical block size (default 4K)")				\
+	X("page", K_BYTES, page_size, 512, 1 << 20, P_FLASH,		\
+	  "BYTES 512..1M, lbs times a power of two, dividing size",	\
+	  "flash: page, the FTL mapping unit (default 4K)")		\
+	X("ppb", K_UINT, pages_per_block, 2, 65536, P_FLASH, "2..65536", \
+	  "flash: pages per erase block (default 256)")			\
+	X("op", K_DOUBLE, spare, 0.01, 4.0, P_FLASH, "0.01..4.0",	\
+	  "flash: over-provisioning spare factor (default 0.07)")	\
+	X("streams", K_UINT, streams, 1, 32, P_ALL, "1..32, > perm_streams", \
+	  "open blocks by write hint, unhinted included (default 6)")	\
+	X("gc", K_GC, gc_cost_benefit, 0, 0, P_FLASH, "greedy|cost-benefit", \
+	  "flash: garbage collection victim policy (default greedy)")	\
+	X("zone", K_BYTES, zone_size, 4096, 1ULL << 40, P_SMR,		\
+	  "BYTES 4K..1T, a multiple of lbs, at most size",		\
+	  "smr-*: zone (band) size (default 256M)")			\
+	X("conv", K_UINT, conv_zones, 0, 1 << 20, P_HA,			\
+	  "0..1048576, fewer than the zones",				\
+	  "smr-host-aware: conventional zones at LBA 0 (default 1)")	\
+	X("max_open", K_UINT, max_open_zones, 1, 1 << 20, P_HA,		\
+	  "1..1048576",							\
+	  "smr-host-aware: optimal open zones, VPD B6h (default 8)")	\
+	X("cache", K_BYTES, media_cache, 0, 1ULL << 40, P_DM,		\
+	  "BYTES 0..1T, less than size",				\
+	  "smr-drive-managed: media cache (default 0: 1% of size)")	\
+	X("threshold", K_UINT, threshold_pct, 0, 100, P_THIN, "0..100",	\
+	  "thin: soft threshold, % of capacity mapped (default 0: none)") \
+	X("max_unmap", K_UINT, max_unmap_lba, 0, 0xffffffff, P_ALL,	\
+	  "0..4294967295 blocks",					\
+	  "VPD B0h MAXIMUM UNMAP LBA COUNT (default 0: 1 GiB worth)")	\
+	X("max_unmap_desc", K_UINT, max_unmap_desc, 1, 0xffffffff, P_ALL, \
+	  "1..4294967295",						\
+	  "VPD B0h MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT (default 256)")	\
+	X("max_ws", K_UINT, max_ws_len, 0, 0xffffffff, P_ALL,		\
+	  "0..4294967295 blocks",					\
+	  "VPD B0h MAXIMUM WRITE SAME LENGTH (default 0: 1 GiB worth)")	\
+	X("max_xfer", K_UINT, max_xfer, 0, 0xffffffff, P_ALL,		\
+	  "0..4294967295 blocks",					\
+	  "VPD B0h MAXIMUM TRANSFER LENGTH (default 0: 8 MiB worth)")	\
+	X("lbprz", K_UINT, lbprz, 0, 1, P_ALL, "0|1",			\
+	  "1: unmapped blocks read as zeros, LBPRZ (default 1)")	\
+	X("anchor", K_BOOL, anc_sup, 0, 1, P_ALL, "0|1",		\
+	  "1: ANCHOR supported, ANC_SUP (default 0)")			\
+	X("vendor", K_STR, vendor, 1, 8, P_ALL,				\
+	  "1..8 printable ASCII characters",				\
+	  "T10 VENDOR IDENTIFICATION (default FHINT)")			\
+	X("product", K_STR, product, 1, 16, P_ALL,			\
+	  "1..16 printable ASCII characters",				\
+	  "PRODUCT IDENTIFICATION (default \"emulated LUN\")")		\
+	X("serial", K_STR, serial, 1, EMU_ID_LEN - 1, P_ALL,		\
+	  "1..63 printable ASCII characters",				\
+	  "unit serial number, VPD 80h (default fhint0000)")		\
+	X("naa", K_HEX, wwn, 1, 0x0fffffffffffffffULL, P_ALL,		\
+	  "1..15 hex digits, or 16 starting with 6",			\
+	  "NAA 6 designator bytes 0-7 (default: from the serial)")	\
+	X("sat", K_BOOL, sat, 0, 1, P_ALL, "0|1",			\
+	  "1: answer ATA PASS-THROUGH, VPD 89h (default 0)")		\
+	X("dsense", K_BOOL, d_sense, 0, 1, P_ALL, "0|1",		\
+	  "1: descriptor format sense, Control page D_SENSE (default 0)") \
+	X("wce", K_BOOL, wce, 0, 1, P_ALL, "0|1",			\
+	  "write cache enabled, Caching page WCE (default 1)")		\
+	X("perm_streams", K_UINT, perm_streams, 0, 31, P_ALL,		\
+	  "0..31, < streams",						\
+	  "permanent streams, IO advice hints page (default 5)")
+
+struct key {
+	const char *name;
+	enum key_type type;
+	size_t off;
+	size_t width;		/* sizeof the field */
+	uint64_t min, max;	/* integers; K_STR / K_PATH: length */
+	double dmin, dmax;	/* K_DOUBLE */
+	unsigned int profiles;
+	const char *accepts;
+};
+
+#define F(field)	offsetof(struct emu_config, field)
+#define W(field)	sizeof(((struct emu_config *)0)->field)
+
+#define KEY_ENTRY(name, type, field, mn, mx, prof, acc, help)		\
+	{ name, type, F(field), W(field), (uint64_t)(mn), (uint64_t)(mx), \
+	  (double)(mn), (double)(mx), prof, acc },
+static const struct key keys[] = { EMU_KEYS(KEY_ENTRY) };
+#define NKEYS	(sizeof(keys) / sizeof(keys[0]))
+
+#define HELP_LINE(name, type, field, mn, mx, prof, acc, help)		\
+	"  " name "=" acc "\n      " help "\n"
+static const char help_text[] =
+	"[fhint/][PATH][?KEY=VALUE[&KEY=VALUE]...]\n"
+	"PATH: backing file (none: anonymous memory)\n"
+	EMU_KEYS(HELP_LINE);
+
+const char *fhint_emu_config_help(void)
+{
+	return help_text;
+}
+
+static const char *const profile_names[] = {
+	[EMU_PROFILE_FLASH] = "flash",
+	[EMU_PROFILE_SMR_HOST_AWARE] = "smr-host-aware",
+	[EMU_PROFILE_SMR_DRIVE_MANAGED] = "smr-drive-managed",
+	[EMU_PROFILE_THIN] = "thin",
+};
+
+void emu_config_defaults(struct emu_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->profile = EMU_PROFILE_FLASH;
+	cfg->size = 1ULL << 30;
+	cfg->lbs = 512;
+	cfg->pbs = 4096;
+	cfg->page_size = 4096;
+	cfg->pages_per_block = 256;
+	cfg->spare = 0.07;
+	cfg->streams = 6;
+	cfg->zone_size = 256ULL << 20;
+	cfg->conv_zones = 1;
+	cfg->max_open_zones = 8;
+	cfg->max_unmap_desc = 256;
+	cfg->lbprz = 1;
+	cfg->wce = true;
+	cfg->perm_streams = 5;
+	strcpy(cfg->vendor, "FHINT");
+	strcpy(cfg->product, "emulated LUN");
+	strcpy(cfg->serial, "fhint0000");
+}
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static int bad(char *err, size_t errlen, const struct key *k,
+	       const char *what, const char *v)
+{
+	return fail(err, errlen, "%s: %s '%s'; accepts %s", k->name, what, v,
+		    k->accepts);
+}
+
+static bool all_digits(const char *v)
+{
+	if (!*v)
+		return false;
+	for (; *v; v++)
+		if (*v < '0' || *v > '9')
+			return false;
+	return true;
+}
+
+/*
+ * Decimal digits with an optional K/M/G/T suffix.  0, -EINVAL (syntax)
+ * or -ERANGE (does not fit 64 bits).
+ */
+static int parse_uint(const char *v, bool suffix, uint64_t *out)
+{
+	char digits[32];
+	size_t n = strlen(v);
+	unsigned int shift = 0;
+	uint64_t u = 0;
+	size_t i;
+
+	if (suffix && n > 1) {
+		switch (v[n - 1]) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		case 't': case 'T': shift = 40; break;
+		default: break;
+		}
+		if (shift)
+			n--;
+	}
+	if (n == 0 || n >= sizeof(digits))
+		return n ? -ERANGE : -EINVAL;
+	memcpy(digits, v, n);
+	digits[n] = '\0';
+	if (!all_digits(digits))
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		unsigned int d = (unsigned int)(digits[i] - '0');
+
+		if (u > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		u = u * 10 + d;
+	}
+	if (shift && u > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = u << shift;
+	return 0;
+}
+
+static bool printable(const char *v)
+{
+	for (; *v; v++)
+		if (*v < 0x20 || *v > 0x7e)
+			return false;
+	return true;
+}
+
+static void store_uint(char *base, size_t width, uint64_t u)
+{
+	switch (width) {
+	case 1: *(uint8_t *)base = (uint8_t)u; break;
+	case 4: *(uint32_t *)base = (uint32_t)u; break;
+	default: *(uint64_t *)base = u; break;
+	}
+}
+
+static int set_key(struct emu_config *cfg, const struct key *k,
+		   const char *v, char *err, size_t errlen)
+{
+	char *base = (char *)cfg + k->off, *end;
+	uint64_t u = 0;
+	size_t i, n;
+	double d;
+	int ret;
+
+	switch (k->type) {
+	case K_BOOL:
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return bad(err, errlen, k, "bad value", v);
+		*(bool *)base = v[0] == '1';
+		return 0;
+	case K_PROFILE:
+		for (i = 0; i < sizeof(profile_names) / sizeof(*profile_names);
+		     i++)
+			if (!strcmp(v, profile_names[i])) {
+				cfg->profile = (enum emu_profile)i;
+				return 0;
+			}
+		return bad(err, errlen, k, "unknown profile", v);
+	case K_GC:
+		if (!strcmp(v, "greedy"))
+			cfg->gc_cost_benefit = false;
+		else if (!strcmp(v, "cost-benefit"))
+			cfg->gc_cost_benefit = true;
+		else
+			return bad(err, errlen, k, "unknown policy", v);
+		return 0;
+	case K_STR:
+	case K_PATH:
+		n = strlen(v);
+		if (n < k->min)
+			return bad(err, errlen, k, "empty value", v);
+		if (n > k->max || n >= k->width)
+			return bad(err, errlen, k, "too long", v);
+		if (k->type == K_STR && !printable(v))
+			return bad(err, errlen, k, "not printable ASCII", v);
+		memcpy(base, v, n + 1);
+		return 0;
+	case K_HEX:
+		n = strlen(v);
+		for (i = 0; i < n; i++)
+			if (!strchr("0123456789abcdefABCDEF", v[i]))
+				return bad(err, errlen, k, "not hex", v);
+		if (n == 0 || n > 16 || (n == 16 && v[0] != '6'))
+			return bad(err, errlen, k, "bad NAA", v);
+		u = strtoull(v, &end, 16) & 0x0fffffffffffffffULL;
+		if (u < k->min)
+			return bad(err, errlen, k, "zero identifier", v);
+		store_uint(base, k->width, u);
+		return 0;
+	case K_DOUBLE:
+		/* digits, one '.', digits: no sign, exponent, inf or nan */
+		n = strspn(v, "0123456789.");
+		if (!*v || v[n] || strchr(v, '.') != strrchr(v, '.') ||
+		    !strcmp(v, "."))
+			return bad(err, errlen, k, "not a decimal number", v);
+		d = strtod(v, &end);
+		if (*end || !(d >= k->dmin && d <= k->dmax))
+			return bad(err, errlen, k, "out of range", v);
+		*(double *)base = d;
+		return 0;
+	case K_UINT:
+	case K_BYTES:
+		ret = parse_uint(v, k->type == K_BYTES, &u);
+		if (ret == -ERANGE)
+			return bad(err, errlen, k, "overflows 64 bits", v);
+		if (ret)
+			return bad(err, errlen, k, k->type == K_BYTES ?
+				   "not a size" : "not a decimal number", v);
+		if (u < k->min || u > k->max)
+			return bad(err, errlen, k, "out of range", v);
+		store_uint(base, k->width, u);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static bool pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static const struct key *key_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+/* Cross-key rules, after every key is known (order does not matter). */
+static int validate(const struct emu_config *c, uint64_t seen,
+		    char *err, size_t errlen)
+{
+	unsigned long long zones;
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if ((seen >> i & 1) && !(keys[i].profiles & (1u << c->profile)))
+			return fail(err, errlen, "%s: not a key of profile=%s",
+				    keys[i].name, profile_names[c->profile]);
+	if (c->create && !c->path[0])
+		return fail(err, errlen, "create: needs a PATH before '?'");
+	if (c->meta_path[0] && !c->path[0])
+		return fail(err, errlen, "meta: needs a PATH before '?'");
+	if (!pow2(c->lbs))
+		return fail(err, errlen, "lbs: bad value '%u'; accepts "
+			    "512|1024|2048|4096", c->lbs);
+	if (c->pbs < c->lbs || !pow2(c->pbs))
+		return fail(err, errlen, "pbs: %u is not lbs %u times a power "
+			    "of two; accepts BYTES 512..64K", c->pbs, c->lbs);
+	if (c->size % c->lbs)
+		return fail(err, errlen, "size: %llu is not a multiple of lbs "
+			    "%u", (unsigned long long)c->size, c->lbs);
+	if (c->perm_streams >= c->streams)
+		return fail(err, errlen, "perm_streams: %u needs streams > %u "
+			    "(stream 0 takes unhinted writes); streams is %u",
+			    c->perm_streams, c->perm_streams, c->streams);
+	switch (c->profile) {
+	case EMU_PROFILE_FLASH:
+		if (c->page_size < c->lbs || !pow2(c->page_size))
+			return fail(err, errlen, "page: %u is not lbs %u times "
+				    "a power of two", c->page_size, c->lbs);
+		if (c->size % c->page_size)
+			return fail(err, errlen, "size: %llu is not a multiple "
+				    "of page %u", (unsigned long long)c->size,
+				    c->page_size);
+		if (c->size / c->page_size > 0xfffffffeULL)
+			return fail(err, errlen, "size: %llu is more than "
+				    "4294967294 pages of page %u",
+				    (unsigned long long)c->size, c->page_size);
+		break;
+	case EMU_PROFILE_SMR_HOST_AWARE:
+	case EMU_PROFILE_SMR_DRIVE_MANAGED:
+		if (c->zone_size % c->lbs || c->zone_size > c->size)
+			return fail(err, errlen, "zone: %llu is not a multiple "
+				    "of lbs %u at most size %llu",
+				    (unsigned long long)c->zone_size, c->lbs,
+				    (unsigned long long)c->size);
+		zones = (c->size + c->zone_size - 1) / c->zone_size;
+		if (c->profile == EMU_PROFILE_SMR_HOST_AWARE &&
+		    c->conv_zones >= zones)
+			return fail(err, errlen, "conv: %u is not fewer than "
+				    "the %llu zones", c->conv_zones, zones);
+		if (c->profile == EMU_PROFILE_SMR_DRIVE_MANAGED &&
+		    (c->media_cache % c->lbs || c->media_cache >= c->size))
+			return fail(err, errlen, "cache: %llu is not a "
+				    "multiple of lbs %u less than size %llu",
+				    (unsigned long long)c->media_cache, c->lbs,
+				    (unsigned long long)c->size);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int emu_config_parse(const char *str, struct emu_config *cfg,
+		     char *err, size_t errlen)
+{
+	char buf[4096], *q, *item, *next;
+	const struct key *k;
+	uint64_t seen = 0;
+	size_t plen;
+	int ret;
+
+	_Static_assert(sizeof(keys) / sizeof(keys[0]) <= 64,
+		       "seen is a 64-bit mask");
+	emu_config_defaults(cfg);
+	if (!str)
+		str = "";
+	if (!strncmp(str, "fhint/", 6))
+		str += 6;
+	if (strlen(str) >= sizeof(buf))
+		return fail(err, errlen, "configuration: longer than %zu "
+			    "characters", sizeof(buf) - 1);
+	strcpy(buf, str);
+	q = strchr(buf, '?');
+	plen = q ? (size_t)(q - buf) : strlen(buf);
+	if (plen >= sizeof(cfg->path))
+		return fail(err, errlen, "PATH: longer than %zu characters",
+			    sizeof(cfg->path) - 1);
+	memcpy(cfg->path, buf, plen);
+	cfg->path[plen] = '\0';
+	for (item = q ? q + 1 : NULL; item; item = next) {
+		char *eq;
+
+		next = strchr(item, '&');
+		if (next)
+			*next++ = '\0';
+		if (!*item) {
+			if (!next && item == q + 1)
+				break;	/* "PATH?" alone: no keys */
+			return fail(err, errlen, "configuration: empty "
+				    "KEY=VALUE item (stray '&')");
+		}
+		eq = strchr(item, '=');
+		if (!eq)
+			return fail(err, errlen, "'%s': expected KEY=VALUE",
+				    item);
+		*eq = '\0';
+		k = key_by_name(item);
+		if (!k)
+			return fail(err, errlen, "unknown key '%s' (see "
+				    "fhint_emu_config_help)", item);
+		if (seen >> (k - keys) & 1)
+			return fail(err, errlen, "%s: given twice", k->name);
+		seen |= 1ULL << (k - keys);
+		ret = set_key(cfg, k, eq + 1, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return validate(cfg, seen, err, errlen);
+}
+
+int emu_config_diff_ok(const struct emu_config *old,
+		       const struct emu_config *new, char *err, size_t errlen)
+{
+	struct emu_config a = *old, b = *new;
+
+	/* what may change at run time */
+	a.size = b.size;
+	a.threshold_pct = b.threshold_pct;
+	if (memcmp(&a, &b, sizeof(a)))
+		return fail(err, errlen, "reconfig: only size and threshold "
+			    "can change on an open device");
+	return 0;
+}

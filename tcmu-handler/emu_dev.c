@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tcmu-handler/emu_dev.c - the device core: open/close and exec.
+ *
+ * exec follows SAM-5 5.14 / SPC-5 5.14: a pending unit attention is
+ * reported (once, highest priority first) on the next command other than
+ * INQUIRY, REPORT LUNS and REQUEST SENSE; then the operation is looked up
+ * (20/00 for an unknown operation code, 24/00 pointing at the SERVICE
+ * ACTION field for an unknown service action), the CDB length checked,
+ * and the handler run under the device lock.  A refusal becomes CHECK
+ * CONDITION with fixed or descriptor sense as the Control page says.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_priv.h"
+#include "fhint/endian.h"
+
+static const struct emu_op *emu_table(size_t t)
+{
+	switch (t) {
+	case 0: return emu_ops_basic;
+	case 1: return emu_ops_mode;
+	case 2: return emu_ops_rw;
+	case 3: return emu_ops_sat;
+	case 4: return emu_ops_zbc;
+	default: return NULL;
+	}
+}
+#define EMU_TABLES	5	/* the tables declared in emu_priv.h */
+
+static bool op_offered(const struct emu_dev *dev, const struct emu_op *op)
+{
+	if ((op->flags & EMU_OP_ZONED) &&
+	    dev->cfg.profile != EMU_PROFILE_SMR_HOST_AWARE)
+		return false;
+	if ((op->flags & EMU_OP_SAT) && !dev->cfg.sat)
+		return false;
+	return true;
+}
+
+const struct emu_op *emu_op_next(const struct emu_dev *dev, size_t *i)
+{
+	/* *i encodes (table << 16) | index */
+	for (;;) {
+		size_t t = *i >> 16, k = *i & 0xffff;
+		const struct emu_op *tab;
+
+		if (t >= EMU_TABLES)
+			return NULL;
+		tab = emu_table(t);
+		if (!tab || !tab[k].fn) {
+			*i = (t + 1) << 16;
+			continue;
+		}
+		*i = (t << 16) | (k + 1);
+		if (op_offered(dev, &tab[k]))
+			return &tab[k];
+	}
+}
+
+const struct emu_op *emu_op_find(const struct emu_dev *dev, uint8_t opcode,
+				 uint16_t sa, bool match_sa)
+{
+	const struct emu_op *op;
+	size_t i = 0;
+
+	while ((op = emu_op_next(dev, &i)))
+		if (op->opcode == opcode &&
+		    (!match_sa || !(op->flags & (EMU_OP_SA | EMU_OP_SA32)) ||
+		     op->sa == sa))
+			return op;
+	return NULL;
+}
+
+int emu_din(struct emu_req *req, const void *buf, size_t len)
+{
+	struct fhint_emu_cmd *c = req->cmd;
+	size_t n = len < c->din_len ? len : c->din_len;
+
+	if (n && c->din)
+		memcpy(c->din, buf, n);
+	c->din_done = n;
+	return 0;
+}
+
+int emu_check_lba(struct emu_req *req, uint64_t lba, uint64_t nlb)
+{
+	uint64_t cap = req->dev->nblocks;
+
+	if (lba > cap || nlb > cap - lba)
+		return fhint_check_set(&req->chk, FHINT_SK_ILLEGAL_REQUEST,
+				       FHINT_ASC_LBA_OUT_OF_RANGE, 0x00,
+				       -ERANGE);
+	return 0;
+}
+
+void emu_ua_all(struct emu_dev *dev, enum fhint_ua ua)
+{
+	size_t i;
+
+	for (i = 0; i < FHINT_EMU_MAX_INITIATORS; i++)
+		fhint_ua_queue_establish(&dev->ua[i], ua);
+}
+
+static void put_sense(struct emu_dev *dev, struct fhint_emu_cmd *c,
+		      const struct fhint_sense *s)
+{
+	int n = fhint_sense_encode(c->sense, sizeof(c->sense), s, dev->d_sense);
+
+	c->status = FHINT_STATUS_CHECK_CONDITION;
+	c->sense_len = n > 0 ? (size_t)n : 0;
+	c->din_done = 0;
+	dev->stats.check_conditions++;
+}
+
+static void check_condition_info(struct emu_dev *dev,
+				 struct fhint_emu_cmd *c,
+				 const struct fhint_check *chk,
+				 const struct emu_req *req)
+{
+	size_t din_done = c->din_done;
+	struct fhint_check internal;
+	struct fhint_sense s;
+
+	if (chk->sense_key == FHINT_SK_NO_SENSE) {
+		/* a handler failed without saying why: our bug, not theirs */
+		fhint_check_set(&internal, FHINT_SK_HARDWARE_ERROR,
+				FHINT_ASC_INTERNAL_TARGET_FAILURE, 0x00, -EIO);
+		chk = &internal;
+	}
+	fhint_sense_from_check(&s, chk);
+	if (req && req->info_valid) {
+		s.info_valid = true;
+		s.info = req->info;
+	}
+	if (req && req->ata_valid) {
+		s.ata_valid = true;
+		s.ata = req->ata;
+	}
+	put_sense(dev, c, &s);
+	if (req && req->keep_din)
+		c->din_done = din_done;
+}
+
+static void check_condition(struct emu_dev *dev, struct fhint_emu_cmd *c,
+			    const struct fhint_check *chk)
+{
+	check_condition_info(dev, c, chk, NULL);
+}
+
+/* INQUIRY, REPORT LUNS, REQUEST SENSE do not report a pending UA. */
+static bool ua_exempt(uint8_t opcode)
+{
+	return opcode == FHINT_OP_INQUIRY || opcode == FHINT_OP_REPORT_LUNS ||
+	       opcode == FHINT_OP_REQUEST_SENSE;
+}
+
+/* Length of the CDB the operation code announces (SPC-5 4.2.5.1). */
+static size_t cdb_group_len(const uint8_t *cdb)
+{
+	switch (cdb[0] >> 5) {
+	case 0: return 6;
+	case 1: case 2: return 10;
+	case 4: return 16;
+	case 5: return 12;
+	default: return cdb[0] == FHINT_OP_VARIABLE_LENGTH ? 8 : 0;
+	}
+}
+
+static void dispatch(struct emu_dev *dev, struct fhint_emu_cmd *c)
+{
+	struct emu_req req = { .dev = dev, .cmd = c };
+	const struct emu_op *op;
+	uint16_t sa = 0;
+	bool has_sa_field = false;
+	size_t need;
+	int ret;
+
+	need = cdb_group_len(c->cdb);
+	if (need == 0 || c->cdb_len < need) {
+		check_condition(dev, c, &(struct fhint_check){
+			.sense_key = FHINT_SK_ILLEGAL_REQUEST,
+			.asc = FHINT_ASC_INVALID_COMMAND_OPCODE });
+		return;
+	}
+	op = emu_op_find(dev, c->cdb[0], 0, false);
+	if (!op) {
+		fhint_check_set(&req.chk, FHINT_SK_ILLEGAL_REQUEST,
+				FHINT_ASC_INVALID_COMMAND_OPCODE, 0x00, -EINVAL);
+		check_condition(dev, c, &req.chk);
+		return;
+	}
+	if (op->flags & EMU_OP_SA32) {
+		if (c->cdb_len < 10) {
+			fhint_check_cdb(&req.chk, 7, -1);
+			check_condition(dev, c, &req.chk);
+			return;
+		}
+		sa = fhint_get_be16(c->cdb + 8);
+		has_sa_field = true;
+	} else if (op->flags & EMU_OP_SA) {
+		sa = c->cdb[1] & 0x1f;
+		has_sa_field = true;
+	}
+	if (has_sa_field) {
+		op = emu_op_find(dev, c->cdb[0], sa, true);
+		if (!op) {
+			if (c->cdb[0] == FHINT_OP_VARIABLE_LENGTH)
+				fhint_check_cdb(&req.chk, 8, 7);
+			else
+				fhint_check_cdb(&req.chk, 1, 4);
+			check_condition(dev, c, &req.chk);
+			return;
+		}
+	}
+	if (c->cdb_len < op->cdb_len) {
+		fhint_check_set(&req.chk, FHINT_SK_ILLEGAL_REQUEST,
+				FHINT_ASC_INVALID_COMMAND_OPCODE, 0x00, -EINVAL);
+		check_condition(dev, c, &req.chk);
+		return;
+	}
+	ret = op->fn(&req);
+	if (ret < 0)
+		check_condition_info(dev, c, &req.chk, &req);
+	else
+		c->status = FHINT_STATUS_GOOD;
+}
+
+int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+	struct fhint_sense s;
+
+	if (!dev || !c || !c->cdb || c->cdb_len == 0 ||
+	    c->initiator >= FHINT_EMU_MAX_INITIATORS ||
+	    (c->dout_len && !c->dout) || (c->din_len && !c->din))
+		return -EINVAL;
+	c->status = FHINT_STATUS_GOOD;
+	c->din_done = 0;
+	c->sense_len = 0;
+
+	pthread_mutex_lock(&dev->lock);
+	dev->stats.commands++;
+	if (!ua_exempt(c->cdb[0]) &&
+	    fhint_ua_queue_pop(&dev->ua[c->initiator], &s) != FHINT_UA_NONE)
+		put_sense(dev, c, &s);
+	else
+		dispatch(dev, c);
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+static void seterr(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+}
+
+static int geometry(struct emu_dev *dev, const struct emu_config *cfg,
+		    char *err, size_t errlen)
+{
+	uint32_t ratio;
+
+	if (!cfg->lbs || cfg->size < cfg->lbs || cfg->size % cfg->lbs) {
+		seterr(err, errlen, "size must be a non-zero multiple of lbs");
+		return -EINVAL;
+	}
+	ratio = cfg->pbs / cfg->lbs;
+	dev->nblocks = cfg->size / cfg->lbs;
+	dev->lbs = cfg->lbs;
+	dev->lbppbe = 0;
+	while ((1u << dev->lbppbe) < ratio)
+		dev->lbppbe++;
+	return 0;
+}
+
+int fhint_emu_open(const char *config, struct fhint_emu **out,
+		   char *err, size_t errlen)
+{
+	struct emu_dev *dev;
+	int ret;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = emu_config_parse(config ? config : "", &dev->cfg, err, errlen);
+	if (!ret)
+		ret = geometry(dev, &dev->cfg, err, errlen);
+	if (!ret)
+		ret = emu_media_open(dev, &dev->media, err, errlen);
+	if (ret) {
+		free(dev);
+		return ret;
+	}
+	pthread_mutex_init(&dev->lock, NULL);
+	dev->d_sense = dev->cfg.d_sense;
+	dev->wce = dev->cfg.wce;
+	dev->thin_threshold_armed = true;
+	emu_ua_all(dev, FHINT_UA_POWER_ON_RESET);
+	*out = (struct fhint_emu *)dev;
+	return 0;
+}
+
+void fhint_emu_close(struct fhint_emu *emu)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!dev)
+		return;
+	pthread_mutex_lock(&dev->lock);
+	emu_media_close(dev->media);
+	dev->media = NULL;
+	pthread_mutex_unlock(&dev->lock);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev);
+}
+
+int fhint_emu_get_stats(struct fhint_emu *emu, struct fhint_emu_stats *st)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!dev || !st)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	*st = dev->stats;
+	st->capacity_blocks = dev->nblocks;
+	st->block_size = dev->lbs;
+	emu_media_stats(dev, st);
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+void fhint_emu_reset_stats(struct fhint_emu *emu)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!dev)
+		return;
+	pthread_mutex_lock(&dev->lock);
+	memset(&dev->stats, 0, sizeof(dev->stats));
+	emu_media_reset_stats(dev);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
+		       char *err, size_t errlen)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+	struct emu_config cfg;
+	struct emu_dev probe;
+	int ret;
+
+	if (!dev || !config)
+		return -EINVAL;
+	ret = emu_config_parse(config, &cfg, err, errlen);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&dev->lock);
+	ret = emu_config_diff_ok(&dev->cfg, &cfg, err, errlen);
+	if (!ret)
+		ret = geometry(&probe, &cfg, err, errlen);
+	if (!ret && probe.nblocks != dev->nblocks) {
+		ret = emu_media_resize(dev, probe.nblocks, err, errlen);
+		if (!ret) {
+			dev->nblocks = probe.nblocks;
+			emu_ua_all(dev, FHINT_UA_CAPACITY_DATA_CHANGED);
+		}
+	} else if (!ret && cfg.threshold_pct != dev->cfg.threshold_pct) {
+		emu_ua_all(dev, FHINT_UA_MODE_PARAMETERS_CHANGED);
+		dev->thin_threshold_armed = true;
+	}
+	if (!ret)
+		dev->cfg = cfg;
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+int fhint_emu_raise_ua(struct fhint_emu *emu, uint8_t asc, uint8_t ascq)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+	const struct fhint_ua_info *info = fhint_ua_lookup(asc, ascq);
+
+	if (!dev || !info)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	emu_ua_all(dev, info->ua);
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
+int fhint_emu_config_check(const char *config, char *err, size_t errlen)
+{
+	struct emu_config cfg;
+	struct emu_dev probe;
+	int ret = emu_config_parse(config ? config : "", &cfg, err, errlen);
+
+	return ret ? ret : geometry(&probe, &cfg, err, errlen);
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tcmu-handler/emu_priv.h - the device core's internal interfaces.
+ *
+ *   emu_config.c    configuration string -> struct emu_config
+ *   emu_dev.c       open/close, exec: dispatch, unit attentions, sense
+ *   emu_cmd_*.c     one file per command family; each exports a table of
+ *                   struct emu_op (see emu_ops_* below)
+ *   emu_media.c     data and provisioning state: store + FTL / shingled
+ *                   model + journal (emu_media_* below)
+ *   emu_store.c     the backing file (or memory), holes on deallocation
+ *   emu_journal.c   metadata journal: FTL/SMR state survives kill -9
+ *   emu_ftl.c       flash model;  emu_smr.c  shingled model
+ *
+ * Locking: fhint_emu_exec() takes dev->lock around the whole command, so
+ * handlers and the media layer never lock.
+ */
+#ifndef FHINT_EMU_PRIV_H
+#define FHINT_EMU_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fhint/check.h"
+#include "fhint/emu.h"
+#include "fhint/scsi_proto.h"
+#include "fhint/sense.h"
+
+/* ---- configuration (emu_config.c) ---- */
+
+enum emu_profile {
+	EMU_PROFILE_FLASH = 0,		/* page-mapped FTL */
+	EMU_PROFILE_SMR_HOST_AWARE,	/* ZBC host aware, zones reported */
+	EMU_PROFILE_SMR_DRIVE_MANAGED,	/* plain disk, media cache + bands */
+	EMU_PROFILE_THIN,		/* thin provisioned, no media model */
+};
+
+#define EMU_PATH_MAX		1024
+#define EMU_ID_LEN		64
+
+struct emu_config {
+	char     path[EMU_PATH_MAX];	/* backing file; "" = anonymous memory */
+	char     meta_path[EMU_PATH_MAX]; /* journal; "" = PATH + ".fhint-meta" */
+	bool     create;		/* create=1: make the files if absent */
+	enum emu_profile profile;	/* profile=flash|smr-host-aware|
+					 * smr-drive-managed|thin */
+	uint64_t size;			/* size=BYTES (K/M/G/T suffixes) */
+	uint32_t lbs;			/* lbs=512|1024|2048|4096 */
+	uint32_t pbs;			/* pbs=physical block bytes (>= lbs) */
+	/* flash */
+	uint32_t page_size;		/* page=BYTES, FTL mapping unit */
+	uint32_t pages_per_block;	/* ppb=N pages per erase block */
+	double   spare;			/* op=0.07 spare factor */
+	uint32_t streams;		/* streams=N open blocks by hint, 1..32 */
+	bool     gc_cost_benefit;	/* gc=greedy|cost-benefit */
+	/* shingled */
+	uint64_t zone_size;		/* zone=BYTES */
+	uint32_t conv_zones;		/* conv=N conventional zones first */
+	uint32_t max_open_zones;	/* max_open=N */
+	uint64_t media_cache;		/* cache=BYTES (drive managed) */
+	/* thin provisioning */
+	uint32_t threshold_pct;		/* threshold=PERCENT of capacity */
+	/* limits advertised in VPD B0h (blocks; 0 = derive) */
+	uint32_t max_unmap_lba;		/* max_unmap=N */
+	uint32_t max_unmap_desc;	/* max_unmap_desc=N */
+	uint64_t max_ws_len;		/* max_ws=N */
+	uint32_t max_xfer;		/* max_xfer=N */
+	uint8_t  lbprz;			/* lbprz=0|1 */
+	bool     anc_sup;		/* anchor=0|1 */
+	/* SCSI identity and behaviour */
+	char     vendor[9];		/* vendor=STR (8) */
+	char     product[17];		/* product=STR (16) */
+	char     serial[EMU_ID_LEN];	/* serial=STR */
+	uint64_t wwn;			/* naa=HEX (NAA 6 low 60 bits) */
+	bool     sat;			/* sat=1: answer ATA PASS-THROUGH */
+	bool     d_sense;		/* dsense=1: descriptor sense */
+	bool     wce;			/* wce=0|1 write cache enabled */
+	uint32_t perm_streams;		/* perm_streams=N (IO advice hints) */
+};
+
+/* Fill @cfg with defaults, then parse @str over them.  0 or -EINVAL with
+ * a one-line reason in @err naming the key and what it accepts. */
+int emu_config_parse(const char *str, struct emu_config *cfg,
+		     char *err, size_t errlen);
+void emu_config_defaults(struct emu_config *cfg);
+/* Keys that may change at run time (reconfig); -EINVAL for others. */
+int emu_config_diff_ok(const struct emu_config *old,
+		       const struct emu_config *new, char *err, size_t errlen);
+
+/* ---- the device ---- */
+
+struct emu_media;
+
+struct emu_dev {
+	pthread_mutex_t lock;
+	struct emu_config cfg;
+	uint64_t nblocks;		/* logical blocks */
+	uint32_t lbs;			/* logical block size */
+	uint8_t  lbppbe;		/* log2(pbs / lbs) */
+	struct emu_media *media;
+
+	/* mode page state (MODE SELECT may change it) */
+	bool     d_sense;		/* Control page D_SENSE */
+	bool     wce;			/* Caching page WCE */
+	uint8_t  io_advice_enabled;	/* streams enabled in IO advice page */
+
+	/* unit attentions, per I_T nexus (SAM-5 5.14) */
+	struct fhint_ua_queue ua[FHINT_EMU_MAX_INITIATORS];
+	bool     thin_threshold_armed;
+
+	struct fhint_emu_stats stats;
+};
+
+/* The context one handler runs in. */
+struct emu_req {
+	struct emu_dev *dev;
+	struct fhint_emu_cmd *cmd;
+	struct fhint_check chk;		/* set by a refusing handler */
+	bool     info_valid;		/* sense INFORMATION to report */
+	uint64_t info;			/* (e.g. MISCOMPARE byte offset) */
+	/* ATA PASS-THROUGH (emu_cmd_sat.c): the ATA registers the sense
+	 * carries (SAT-4 12.2.2.6 ATA Status Return descriptor, 12.2.2.7
+	 * fixed format); keep_din keeps the data-in already returned
+	 * (CK_COND set on a data-in command that completed). */
+	bool     ata_valid;
+	struct fhint_sense_ata_return ata;
+	bool     keep_din;
+};
+
+/*
+ * A handler returns 0 for GOOD status, or a negative errno with req->chk
+ * filled (fhint_check_* or a codec's decoder did it): the core then
+ * answers CHECK CONDITION with sense built from req->chk in the format the
+ * Control page's D_SENSE selects.  Data-in goes through emu_din().
+ */
+typedef int (*emu_handler_fn)(struct emu_req *req);
+
+/* Flags of an operation */
+#define EMU_OP_SA		(1u << 0)	/* service action in byte 1 */
+#define EMU_OP_SA32		(1u << 1)	/* 0x7f: SA in bytes 8-9 */
+#define EMU_OP_ZONED		(1u << 2)	/* host-aware profile only */
+#define EMU_OP_SAT		(1u << 3)	/* only with sat=1 */
+#define EMU_OP_NO_UA		(1u << 4)	/* runs with a UA pending
+						 * (INQUIRY, REPORT LUNS,
+						 * REQUEST SENSE: SAM-5 5.14) */
+#define EMU_OP_MEDIUM		(1u << 5)	/* reads/writes the medium */
+
+struct emu_op {
+	uint8_t  opcode;
+	uint16_t sa;			/* with EMU_OP_SA / EMU_OP_SA32 */
+	uint8_t  cdb_len;
+	uint32_t flags;
+	emu_handler_fn fn;
+	const char *name;
+	/* CDB USAGE DATA for REPORT SUPPORTED OPERATION CODES (SPC-5 6.35.3):
+	 * byte 0 = opcode, then a mask of the bits the device looks at */
+	uint8_t  usage[32];
+};
+
+/*
+ * Each command file exports one table, terminated by an entry with
+ * fn == NULL.  The dispatcher (emu_dev.c) walks them in this order.
+ */
+extern const struct emu_op emu_ops_basic[];	/* emu_cmd_basic.c: TUR,
+	INQUIRY, REQUEST SENSE, REPORT LUNS, READ CAPACITY, RSOC */
+extern const struct emu_op emu_ops_mode[];	/* emu_cmd_mode.c: MODE
+	SENSE/SELECT, LOG SENSE, GET STREAM STATUS, STREAM CONTROL */
+extern const struct emu_op emu_ops_rw[];	/* emu_cmd_rw.c: READ/WRITE
+	6..32, WRITE STREAM, WRITE AND VERIFY, VERIFY, COMPARE AND WRITE,
+	SYNCHRONIZE CACHE, UNMAP, WRITE SAME, GET LBA STATUS */
+extern const struct emu_op emu_ops_sat[];	/* emu_cmd_sat.c: ATA
+	PASS-THROUGH 12/16 */
+extern const struct emu_op emu_ops_zbc[];	/* emu_cmd_zbc.c: REPORT
+	ZONES, OPEN/CLOSE/FINISH/RESET WRITE POINTER */
+
+/* Find the operation for a CDB (also used by RSOC).  NULL if none, or if
+ * the profile does not offer it. */
+const struct emu_op *emu_op_find(const struct emu_dev *dev, uint8_t opcode,
+				 uint16_t sa, bool match_sa);
+/* Iterate every operation the device offers: *i starts at 0. */
+const struct emu_op *emu_op_next(const struct emu_dev *dev, size_t *i);
+
+/*
+ * Return data-in: copy min(len, allocation, din_len) bytes of @buf to the
+ * command's data-in buffer (SPC-5 4.2.5.6: truncation to the allocation
+ * length is not an error).  Returns 0.
+ */
+int emu_din(struct emu_req *req, const void *buf, size_t len);
+
+/* 21/00 LOGICAL BLOCK ADDRESS OUT OF RANGE when [lba, lba+nlb) is not
+ * inside the device.  0 or -ERANGE with req->chk set. */
+int emu_check_lba(struct emu_req *req, uint64_t lba, uint64_t nlb);
+
+/* Raise @ua for every initiator (core, media: thin threshold). */
+void emu_ua_all(struct emu_dev *dev, enum fhint_ua ua);
+
+/* ---- media (emu_media.c): data + provisioning state ---- */
+
+/* Provisioning status of a run of blocks (SBC-4 5.21.2) */
+#define EMU_LBA_MAPPED		0
+#define EMU_LBA_DEALLOCATED	1
+#define EMU_LBA_ANCHORED	2
+
+/*
+ * Open/close the media for @dev->cfg: store, model, journal.  Replays the
+ * journal when the files exist.  -EBADMSG with @err for foreign or
+ * corrupt metadata.
+ */
+int emu_media_open(struct emu_dev *dev, struct emu_media **out,
+		   char *err, size_t errlen);
+void emu_media_close(struct emu_media *m);
+
+/*
+ * Reads return zeros for deallocated blocks (LBPRZ).  Writes record the
+ * GROUP NUMBER (hint stream) in the model.  With @fua the data and the
+ * metadata are durable before return.  Errors: -EIO (MEDIUM ERROR 03/0C or
+ * 03/11 in chk), -ENOSPC (27/07 SPACE ALLOCATION FAILED in thin), zone
+ * errors for the host-aware profile (21/04, 21/05 ... in chk).
+ */
+int emu_media_read(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
+		   uint8_t *buf, struct fhint_check *chk);
+int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
+		    const uint8_t *buf, uint8_t group, bool fua,
+		    struct fhint_check *chk);
+/* Deallocate (UNMAP, WRITE SAME with UNMAP, ATA TRIM).  Whole mapping
+ * units are freed; partial ones are zeroed and stay mapped. */
+int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
+		    bool anchor, struct fhint_check *chk);
+/* WRITE SAME without UNMAP: @block (lbs bytes; NULL = zeros) to each. */
+int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
+			 const uint8_t *block, uint8_t group,
+			 struct fhint_check *chk);
+/* From @lba: *state of the run and its length (<= @max, > 0). */
+int emu_media_lba_status(struct emu_dev *dev, uint64_t lba, uint64_t max,
+			 uint64_t *run, int *state);
+/* SYNCHRONIZE CACHE: data + journal durable. */
+int emu_media_sync(struct emu_dev *dev, struct fhint_check *chk);
+/* Fill the model part of @st (mapped blocks, WA, GC, erases, bands). */
+void emu_media_stats(struct emu_dev *dev, struct fhint_emu_stats *st);
+void emu_media_reset_stats(struct emu_dev *dev);
+/* Capacity change (reconfig). */
+int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
+		     char *err, size_t errlen);
+/* The shingled model, for emu_cmd_zbc.c (NULL unless host aware). */
+struct emu_smr *emu_media_smr(struct emu_dev *dev);
+
+#endif /* FHINT_EMU_PRIV_H */
