@@ -1,0 +1,615 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tcmu-handler/emu_journal.c - append-only metadata journal of the
+ * emulated LUN (see emu_journal.h and spec-notes/emulator-media.md).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "fhint/endian.h"
+#include "emu_journal.h"
+
+struct emu_journal {
+	int fd;
+	char *path;
+	struct emu_journal_ident id;
+	uint32_t generation;
+	uint64_t end;		/* bytes of valid header + records */
+	uint64_t first_end;	/* end of the first record (checkpoint) */
+	uint64_t appends;
+	uint32_t rewrites;
+};
+
+/* CRC32C (Castagnoli, reflected polynomial 0x82F63B78), as iSCSI and
+ * NVMe use it: table for one byte at a time. */
+static const uint32_t crc32c_table[256] = {
+	0x00000000, 0xf26b8303, 0xe13b70f7, 0x1350f3f4,
+	0xc79a971f, 0x35f1141c, 0x26a1e7e8, 0xd4ca64eb,
+	0x8ad958cf, 0x78b2dbcc, 0x6be22838, 0x9989ab3b,
+	0x4d43cfd0, 0xbf284cd3, 0xac78bf27, 0x5e133c24,
+	0x105ec76f, 0xe235446c, 0xf165b798, 0x030e349b,
+	0xd7c45070, 0x25afd373, 0x36ff2087, 0xc494a384,
+	0x9a879fa0, 0x68ec1ca3, 0x7bbcef57, 0x89d76c54,
+	0x5d1d08bf, 0xaf768bbc, 0xbc267848, 0x4e4dfb4b,
+	0x20bd8ede, 0xd2d60ddd, 0xc186fe29, 0x33ed7d2a,
+	0xe72719c1, 0x154c9ac2, 0x061c6936, 0xf477ea35,
+	0xaa64d611, 0x580f5512, 0x4b5fa6e6, 0xb93425e5,
+	0x6dfe410e, 0x9f95c20d, 0x8cc531f9, 0x7eaeb2fa,
+	0x30e349b1, 0xc288cab2, 0xd1d83946, 0x23b3ba45,
+	0xf779deae, 0x05125dad, 0x1642ae59, 0xe4292d5a,
+	0xba3a117e, 0x4851927d, 0x5b016189, 0xa96ae28a,
+	0x7da08661, 0x8fcb0562, 0x9c9bf696, 0x6ef07595,
+	0x417b1dbc, 0xb3109ebf, 0xa0406d4b, 0x522bee48,
+	0x86e18aa3, 0x748a09a0, 0x67dafa54, 0x95b17957,
+	0xcba24573, 0x39c9c670, 0x2a993584, 0xd8f2b687,
+	0x0c38d26c, 0xfe53516f, 0xed03a29b, 0x1f682198,
+	0x5125dad3, 0xa34e59d0, 0xb01eaa24, 0x42752927,
+	0x96bf4dcc, 0x64d4cecf, 0x77843d3b, 0x85efbe38,
+	0xdbfc821c, 0x2997011f, 0x3ac7f2eb, 0xc8ac71e8,
+	0x1c661503, 0xee0d9600, 0xfd5d65f4, 0x0f36e6f7,
+	0x61c69362, 0x93ad1061, 0x80fde395, 0x72966096,
+	0xa65c047d, 0x5437877e, 0x4767748a, 0xb50cf789,
+	0xeb1fcbad, 0x197448ae, 0x0a24bb5a, 0xf84f3859,
+	0x2c855cb2, 0xdeeedfb1, 0xcdbe2c45, 0x3fd5af46,
+	0x7198540d, 0x83f3d70e, 0x90a324fa, 0x62c8a7f9,
+	0xb602c312, 0x44694011, 0x5739b3e5, 0xa55230e6,
+	0xfb410cc2, 0x092a8fc1, 0x1a7a7c35, 0xe811ff36,
+	0x3cdb9bdd, 0xceb018de, 0xdde0eb2a, 0x2f8b6829,
+	0x82f63b78, 0x709db87b, 0x63cd4b8f, 0x91a6c88c,
+	0x456cac67, 0xb7072f64, 0xa457dc90, 0x563c5f93,
+	0x082f63b7, 0xfa44e0b4, 0xe9141340, 0x1b7f9043,
+	0xcfb5f4a8, 0x3dde77ab, 0x2e8e845f, 0xdce5075c,
+	0x92a8fc17, 0x60c37f14, 0x73938ce0, 0x81f80fe3,
+	0x55326b08, 0xa759e80b, 0xb4091bff, 0x466298fc,
+	0x1871a4d8, 0xea1a27db, 0xf94ad42f, 0x0b21572c,
+	0xdfeb33c7, 0x2d80b0c4, 0x3ed04330, 0xccbbc033,
+	0xa24bb5a6, 0x502036a5, 0x4370c551, 0xb11b4652,
+	0x65d122b9, 0x97baa1ba, 0x84ea524e, 0x7681d14d,
+	0x2892ed69, 0xdaf96e6a, 0xc9a99d9e, 0x3bc21e9d,
+	0xef087a76, 0x1d63f975, 0x0e330a81, 0xfc588982,
+	0xb21572c9, 0x407ef1ca, 0x532e023e, 0xa145813d,
+	0x758fe5d6, 0x87e466d5, 0x94b49521, 0x66df1622,
+	0x38cc2a06, 0xcaa7a905, 0xd9f75af1, 0x2b9cd9f2,
+	0xff56bd19, 0x0d3d3e1a, 0x1e6dcdee, 0xec064eed,
+	0xc38d26c4, 0x31e6a5c7, 0x22b65633, 0xd0ddd530,
+	0x0417b1db, 0xf67c32d8, 0xe52cc12c, 0x1747422f,
+	0x49547e0b, 0xbb3ffd08, 0xa86f0efc, 0x5a048dff,
+	0x8ecee914, 0x7ca56a17, 0x6ff599e3, 0x9d9e1ae0,
+	0xd3d3e1ab, 0x21b862a8, 0x32e8915c, 0xc083125f,
+	0x144976b4, 0xe622f5b7, 0xf5720643, 0x07198540,
+	0x590ab964, 0xab613a67, 0xb831c993, 0x4a5a4a90,
+	0x9e902e7b, 0x6cfbad78, 0x7fab5e8c, 0x8dc0dd8f,
+	0xe330a81a, 0x115b2b19, 0x020bd8ed, 0xf0605bee,
+	0x24aa3f05, 0xd6c1bc06, 0xc5914ff2, 0x37faccf1,
+	0x69e9f0d5, 0x9b8273d6, 0x88d28022, 0x7ab90321,
+	0xae7367ca, 0x5c18e4c9, 0x4f48173d, 0xbd23943e,
+	0xf36e6f75, 0x0105ec76, 0x12551f82, 0xe03e9c81,
+	0x34f4f86a, 0xc69f7b69, 0xd5cf889d, 0x27a40b9e,
+	0x79b737ba, 0x8bdcb4b9, 0x988c474d, 0x6ae7c44e,
+	0xbe2da0a5, 0x4c4623a6, 0x5f16d052, 0xad7d5351,
+};
+
+uint32_t emu_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	crc = ~crc;
+	while (len--)
+		crc = crc32c_table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+int emu_journal_new_uuid(uint8_t *uuid)
+{
+	size_t got = 0;
+
+	while (got < EMU_JOURNAL_UUID_LEN) {
+		ssize_t n = getrandom(uuid + got, EMU_JOURNAL_UUID_LEN - got, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		got += (size_t)n;
+	}
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40);	/* RFC 4122 v4 */
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
+	return 0;
+}
+
+/* ---- header ---- */
+
+static void hdr_encode(uint8_t *h, const struct emu_journal_ident *id,
+		       uint32_t generation)
+{
+	memset(h, 0, EMU_JOURNAL_HDR_LEN);
+	memcpy(h, EMU_JOURNAL_MAGIC, 8);
+	fhint_put_le32(h + 8, EMU_JOURNAL_VERSION);
+	fhint_put_le32(h + 12, EMU_JOURNAL_HDR_LEN);
+	memcpy(h + 16, id->uuid, EMU_JOURNAL_UUID_LEN);
+	fhint_put_le64(h + 32, id->size);
+	fhint_put_le32(h + 40, id->lbs);
+	fhint_put_le32(h + 44, id->profile);
+	fhint_put_le32(h + 48, id->page_size);
+	fhint_put_le32(h + 52, id->pages_per_block);
+	fhint_put_le32(h + 56, id->spare_ppm);
+	fhint_put_le32(h + 60, id->streams);
+	fhint_put_le32(h + 64, id->gc);
+	fhint_put_le32(h + 68, id->conv_zones);
+	fhint_put_le32(h + 72, id->max_open);
+	fhint_put_le32(h + 76, generation);
+	fhint_put_le64(h + 80, id->zone_size);
+	fhint_put_le64(h + 88, id->media_cache);
+	fhint_put_le32(h + 124, emu_crc32c(0, h, 124));
+}
+
+static void hdr_decode(const uint8_t *h, struct emu_journal_ident *id,
+		       uint32_t *generation)
+{
+	memcpy(id->uuid, h + 16, EMU_JOURNAL_UUID_LEN);
+	id->size = fhint_get_le64(h + 32);
+	id->lbs = fhint_get_le32(h + 40);
+	id->profile = fhint_get_le32(h + 44);
+	id->page_size = fhint_get_le32(h + 48);
+	id->pages_per_block = fhint_get_le32(h + 52);
+	id->spare_ppm = fhint_get_le32(h + 56);
+	id->streams = fhint_get_le32(h + 60);
+	id->gc = fhint_get_le32(h + 64);
+	id->conv_zones = fhint_get_le32(h + 68);
+	id->max_open = fhint_get_le32(h + 72);
+	*generation = fhint_get_le32(h + 76);
+	id->zone_size = fhint_get_le64(h + 80);
+	id->media_cache = fhint_get_le64(h + 88);
+}
+
+/* Name the first identity field that differs. */
+static int ident_compare(const char *path, const struct emu_journal_ident *a,
+			 const struct emu_journal_ident *want,
+			 char *err, size_t errlen)
+{
+#define CMP(field, name)						\
+	if (a->field != want->field)					\
+		return seterr(err, errlen, -EBADMSG, "metadata %s belongs "	\
+			      "to another device: %s=%llu there, %llu in the " \
+			      "configuration", path, name,		\
+			      (unsigned long long)a->field,		\
+			      (unsigned long long)want->field)
+	CMP(profile, "profile (0 flash, 1 smr-host-aware, "
+	    "2 smr-drive-managed, 3 thin)");
+	CMP(size, "size");
+	CMP(lbs, "lbs");
+	CMP(page_size, "page");
+	CMP(pages_per_block, "ppb");
+	CMP(spare_ppm, "op (ppm)");
+	CMP(streams, "streams");
+	CMP(gc, "gc (1 cost-benefit)");
+	CMP(zone_size, "zone");
+	CMP(conv_zones, "conv");
+	CMP(max_open, "max_open");
+	CMP(media_cache, "cache");
+#undef CMP
+	return 0;
+}
+
+/* ---- records ---- */
+
+static void rec_hdr(uint8_t *h, uint16_t type, uint32_t len)
+{
+	fhint_put_le32(h, len);
+	fhint_put_le16(h + 4, type);
+	fhint_put_le16(h + 6, (uint16_t)emu_crc32c(0, h, 6));
+}
+
+static int write_all(int fd, const struct iovec *iov, int cnt, uint64_t off)
+{
+	struct iovec v[4];
+	size_t left = 0;
+	int i;
+
+	memcpy(v, iov, (size_t)cnt * sizeof(*iov));
+	for (i = 0; i < cnt; i++)
+		left += v[i].iov_len;
+	i = 0;
+	while (left) {
+		ssize_t n = pwritev(fd, v + i, cnt - i, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		off += (uint64_t)n;
+		left -= (size_t)n;
+		while (n > 0) {
+			if ((size_t)n >= v[i].iov_len) {
+				n -= (ssize_t)v[i].iov_len;
+				i++;
+			} else {
+				v[i].iov_base = (uint8_t *)v[i].iov_base + n;
+				v[i].iov_len -= (size_t)n;
+				n = 0;
+			}
+		}
+	}
+	return 0;
+}
+
+static int put_record(int fd, uint64_t off, uint16_t type,
+		      const uint8_t *payload, size_t len)
+{
+	uint8_t h[EMU_JOURNAL_REC_HDR], c[EMU_JOURNAL_REC_CRC];
+	struct iovec iov[3];
+	uint32_t crc;
+
+	if (len > EMU_JOURNAL_REC_MAX)
+		return -EMSGSIZE;
+	rec_hdr(h, type, (uint32_t)len);
+	crc = emu_crc32c(0, h, sizeof(h));
+	crc = emu_crc32c(crc, payload, len);
+	fhint_put_le32(c, crc);
+	iov[0] = (struct iovec){ h, sizeof(h) };
+	iov[1] = (struct iovec){ (void *)payload, len };
+	iov[2] = (struct iovec){ c, sizeof(c) };
+	return write_all(fd, iov, 3, off);
+}
+
+static int sync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+	} else {
+		if (fsync(fd) < 0)
+			ret = -errno;
+		close(fd);
+	}
+	free(copy);
+	return ret;
+}
+
+/* Write header + one record to PATH.tmp, fsync, rename over PATH, fsync
+ * the directory.  Returns the open fd or a negative errno. */
+static int write_new(const char *path, const struct emu_journal_ident *id,
+		     uint32_t generation, uint16_t type, const uint8_t *ckpt,
+		     size_t len)
+{
+	uint8_t h[EMU_JOURNAL_HDR_LEN];
+	struct iovec iov[1];
+	char *tmp;
+	int fd, ret;
+
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return -ENOMEM;
+	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		free(tmp);
+		return ret;
+	}
+	hdr_encode(h, id, generation);
+	iov[0] = (struct iovec){ h, sizeof(h) };
+	ret = write_all(fd, iov, 1, 0);
+	if (!ret)
+		ret = put_record(fd, EMU_JOURNAL_HDR_LEN, type, ckpt, len);
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	if (!ret && rename(tmp, path) < 0)
+		ret = -errno;
+	if (!ret)
+		ret = sync_dir(path);
+	if (ret) {
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return ret;
+	}
+	free(tmp);
+	return fd;
+}
+
+int emu_journal_create(const char *path, const struct emu_journal_ident *id,
+		       uint16_t type, const uint8_t *ckpt, size_t len,
+		       struct emu_journal **out, char *err, size_t errlen)
+{
+	struct emu_journal *j;
+	int fd;
+
+	*out = NULL;
+	j = calloc(1, sizeof(*j));
+	if (!j || !(j->path = strdup(path))) {
+		free(j);
+		return seterr(err, errlen, -ENOMEM, "out of memory");
+	}
+	fd = write_new(path, id, 0, type, ckpt, len);
+	if (fd < 0) {
+		free(j->path);
+		free(j);
+		return seterr(err, errlen, fd, "metadata %s: cannot create: %s",
+			      path, strerror(-fd));
+	}
+	j->fd = fd;
+	j->id = *id;
+	j->first_end = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + len +
+		       EMU_JOURNAL_REC_CRC;
+	j->end = j->first_end;
+	*out = j;
+	return 0;
+}
+
+int emu_journal_open(const char *path, const struct emu_journal_ident *want,
+		     uint8_t *found_uuid, struct emu_journal **out,
+		     char *err, size_t errlen)
+{
+	uint8_t h[EMU_JOURNAL_HDR_LEN];
+	struct emu_journal *j;
+	struct stat st;
+	ssize_t n;
+	int fd, ret;
+
+	*out = NULL;
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		return seterr(err, errlen, ret, "metadata %s: %s", path,
+			      strerror(-ret));
+	}
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		close(fd);
+		return seterr(err, errlen, ret, "metadata %s: %s", path,
+			      strerror(-ret));
+	}
+	n = pread(fd, h, sizeof(h), 0);
+	if (n < 0) {
+		ret = -errno;
+		close(fd);
+		return seterr(err, errlen, ret, "metadata %s: %s", path,
+			      strerror(-ret));
+	}
+	if (n < (ssize_t)sizeof(h) || memcmp(h, EMU_JOURNAL_MAGIC, 8)) {
+		close(fd);
+		return seterr(err, errlen, -EBADMSG, "metadata %s is not an "
+			      "fhint emulator journal (no %s header); refusing "
+			      "to touch it", path, EMU_JOURNAL_MAGIC);
+	}
+	if (fhint_get_le32(h + 124) != emu_crc32c(0, h, 124)) {
+		close(fd);
+		return seterr(err, errlen, -EBADMSG, "metadata %s: header CRC "
+			      "mismatch (corrupt); refusing to reinitialise it",
+			      path);
+	}
+	if (fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION ||
+	    fhint_get_le32(h + 12) != EMU_JOURNAL_HDR_LEN) {
+		close(fd);
+		return seterr(err, errlen, -EBADMSG, "metadata %s: journal "
+			      "version %u (header %u bytes) is not supported "
+			      "(version %u)", path, fhint_get_le32(h + 8),
+			      fhint_get_le32(h + 12), EMU_JOURNAL_VERSION);
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j || !(j->path = strdup(path))) {
+		free(j);
+		close(fd);
+		return seterr(err, errlen, -ENOMEM, "out of memory");
+	}
+	j->fd = fd;
+	hdr_decode(h, &j->id, &j->generation);
+	ret = ident_compare(path, &j->id, want, err, errlen);
+	if (ret) {
+		emu_journal_close(j);
+		return ret;
+	}
+	if (found_uuid)
+		memcpy(found_uuid, j->id.uuid, EMU_JOURNAL_UUID_LEN);
+	j->end = (uint64_t)st.st_size;
+	*out = j;
+	return 0;
+}
+
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
+		       void *arg, struct emu_journal_info *info,
+		       char *err, size_t errlen)
+{
+	struct emu_journal_info dummy;
+	struct stat st;
+	uint8_t *map = NULL;
+	uint64_t size, pos = EMU_JOURNAL_HDR_LEN, records = 0;
+	const char *torn = NULL;
+	int ret = 0;
+
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	if (fstat(j->fd, &st) < 0)
+		return seterr(err, errlen, -errno, "metadata %s: %s", j->path,
+			      strerror(errno));
+	size = (uint64_t)st.st_size;
+	if (size > EMU_JOURNAL_HDR_LEN) {
+		map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, j->fd, 0);
+		if (map == MAP_FAILED)
+			return seterr(err, errlen, -errno, "metadata %s: mmap: "
+				      "%s", j->path, strerror(errno));
+	}
+	while (pos < size) {
+		const uint8_t *r = map + pos;
+		uint64_t left = size - pos, end;
+		uint32_t len;
+		uint16_t type;
+
+		if (left < EMU_JOURNAL_REC_HDR) {
+			torn = "a partial record header";
+			break;
+		}
+		len = fhint_get_le32(r);
+		type = fhint_get_le16(r + 4);
+		if (fhint_get_le16(r + 6) != (uint16_t)emu_crc32c(0, r, 6)) {
+			if (all_zero(r, (size_t)left)) {
+				torn = "zeros";
+				break;
+			}
+			ret = seterr(err, errlen, -EBADMSG, "metadata %s: "
+				     "record header at offset %llu is corrupt "
+				     "(CRC); refusing to replay", j->path,
+				     (unsigned long long)pos);
+			goto out;
+		}
+		end = pos + EMU_JOURNAL_REC_HDR + (uint64_t)len +
+		      EMU_JOURNAL_REC_CRC;
+		if (len > EMU_JOURNAL_REC_MAX || end > size) {
+			torn = "a record cut short";
+			break;
+		}
+		if (fhint_get_le32(map + end - EMU_JOURNAL_REC_CRC) !=
+		    emu_crc32c(0, r, EMU_JOURNAL_REC_HDR + (size_t)len)) {
+			if (end == size) {
+				torn = "a last record with a bad CRC";
+				break;
+			}
+			ret = seterr(err, errlen, -EBADMSG, "metadata %s: "
+				     "record at offset %llu (type %u, %u bytes) "
+				     "fails its CRC and is not the last one: the "
+				     "journal is corrupt; refusing to replay",
+				     j->path, (unsigned long long)pos, type, len);
+			goto out;
+		}
+		ret = fn(arg, type, r + EMU_JOURNAL_REC_HDR, len, err, errlen);
+		if (ret)
+			goto out;
+		if (!records)
+			j->first_end = end;
+		records++;
+		pos = end;
+	}
+	if (torn) {
+		info->torn_bytes = size - pos;
+		if (ftruncate(j->fd, (off_t)pos) < 0) {
+			ret = seterr(err, errlen, -errno, "metadata %s: cannot "
+				     "cut the torn tail: %s", j->path,
+				     strerror(errno));
+			goto out;
+		}
+	}
+	j->end = pos;
+	info->records = records;
+	info->bytes = pos;
+	info->generation = j->generation;
+out:
+	if (map)
+		munmap(map, (size_t)size);
+	return ret;
+}
+
+int emu_journal_append(struct emu_journal *j, uint16_t type,
+		       const uint8_t *payload, size_t len)
+{
+	int ret = put_record(j->fd, j->end, type, payload, len);
+
+	if (ret) {
+		/* leave no partial record behind */
+		if (ftruncate(j->fd, (off_t)j->end) < 0)
+			return -errno;
+		return ret;
+	}
+	j->end += EMU_JOURNAL_REC_HDR + len + EMU_JOURNAL_REC_CRC;
+	j->appends++;
+	return 0;
+}
+
+int emu_journal_sync(struct emu_journal *j)
+{
+	return fdatasync(j->fd) < 0 ? -errno : 0;
+}
+
+int emu_journal_rewrite(struct emu_journal *j,
+			const struct emu_journal_ident *id, uint16_t type,
+			const uint8_t *ckpt, size_t len)
+{
+	int fd = write_new(j->path, id, j->generation + 1, type, ckpt, len);
+
+	if (fd < 0)
+		return fd;
+	close(j->fd);
+	j->fd = fd;
+	j->id = *id;
+	j->generation++;
+	j->rewrites++;
+	j->first_end = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + len +
+		       EMU_JOURNAL_REC_CRC;
+	j->end = j->first_end;
+	return 0;
+}
+
+uint64_t emu_journal_tail_bytes(const struct emu_journal *j)
+{
+	return j->end > j->first_end ? j->end - j->first_end : 0;
+}
+
+uint64_t emu_journal_file_bytes(const struct emu_journal *j)
+{
+	return j->end;
+}
+
+uint64_t emu_journal_appends(const struct emu_journal *j)
+{
+	return j->appends;
+}
+
+uint32_t emu_journal_rewrites(const struct emu_journal *j)
+{
+	return j->rewrites;
+}
+
+void emu_journal_get_ident(const struct emu_journal *j,
+			   struct emu_journal_ident *id)
+{
+	*id = j->id;
+}
+
+void emu_journal_close(struct emu_journal *j)
+{
+	if (!j)
+		return;
+	close(j->fd);
+	free(j->path);
+	free(j);
+}

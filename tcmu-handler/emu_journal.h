@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tcmu-handler/emu_journal.h - the emulator's metadata journal: an
+ * append-only file next to the data file that holds the provisioning
+ * state of the medium (FTL mapping, shingled zones, thin map) and its
+ * statistics, so that they survive close/reopen and kill -9.
+ *
+ * Layout (all little-endian; spec-notes/emulator-media.md):
+ *
+ *   header   128 bytes: magic "FHEMUJNL", version, device identity
+ *            (UUID, size, lbs, profile, flash / shingled geometry),
+ *            generation, CRC32C of bytes 0..123 at 124
+ *   records  len (4, payload bytes), type (2), hcrc (2: low 16 bits of
+ *            the CRC32C of len and type), payload, CRC32C (4) of the
+ *            8 header bytes and the payload
+ *
+ * The first record is a checkpoint (the whole state); the rest are deltas
+ * the caller defines.  A rewrite (compaction) writes header + one
+ * checkpoint to PATH.tmp, fsyncs it, renames it over PATH and fsyncs the
+ * directory, so a crash leaves either the old or the new journal.
+ *
+ * Replay accepts a torn tail (what a crash leaves of the last, never
+ * acknowledged record: a record running past the end of the file, a bad
+ * header followed only by zeros, or a bad CRC in the last record) and cuts
+ * it off; any other damage is -EBADMSG, never a silent reset.
+ *
+ * Internal emulator symbols (emu_journal_*), not part of the libfhint API.
+ */
+#ifndef FHINT_EMU_JOURNAL_H
+#define FHINT_EMU_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define EMU_JOURNAL_MAGIC	"FHEMUJNL"
+#define EMU_JOURNAL_VERSION	1
+#define EMU_JOURNAL_HDR_LEN	128
+#define EMU_JOURNAL_REC_HDR	8	/* len, type, hcrc */
+#define EMU_JOURNAL_REC_CRC	4	/* CRC32C trailer */
+#define EMU_JOURNAL_REC_MAX	0xfffffff0u	/* payload bytes (< 4 GiB) */
+#define EMU_JOURNAL_UUID_LEN	16
+
+/* Who the metadata belongs to: a journal whose header differs in any
+ * field is refused (-EBADMSG). */
+struct emu_journal_ident {
+	uint8_t  uuid[EMU_JOURNAL_UUID_LEN];	/* random, made at creation */
+	uint64_t size;			/* capacity in bytes */
+	uint32_t lbs;
+	uint32_t profile;		/* enum emu_profile */
+	/* flash (zero for other profiles) */
+	uint32_t page_size;
+	uint32_t pages_per_block;
+	uint32_t spare_ppm;		/* spare factor * 10^6 */
+	uint32_t streams;
+	uint32_t gc;			/* 1: cost-benefit */
+	/* shingled (zero for other profiles) */
+	uint32_t conv_zones;
+	uint32_t max_open;
+	uint64_t zone_size;		/* bytes */
+	uint64_t media_cache;		/* bytes */
+};
+
+struct emu_journal;
+
+/* What replay found. */
+struct emu_journal_info {
+	uint64_t records;		/* records replayed */
+	uint64_t bytes;			/* file bytes after replay */
+	uint64_t torn_bytes;		/* torn tail cut off */
+	uint32_t generation;		/* rewrites since creation */
+};
+
+/* Record callback of replay: 0, or a negative errno that stops it (with
+ * a reason in @err if it wants). */
+typedef int (*emu_journal_rec_fn)(void *arg, uint16_t type,
+				  const uint8_t *payload, size_t len,
+				  char *err, size_t errlen);
+
+uint32_t emu_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/* Fill @id->uuid with random bytes (getrandom). */
+int emu_journal_new_uuid(uint8_t *uuid);
+
+/*
+ * Create @path (replacing any) with a header for @id and one record of
+ * @type holding @ckpt.  0, or a negative errno with @err.
+ */
+int emu_journal_create(const char *path, const struct emu_journal_ident *id,
+		       uint16_t type, const uint8_t *ckpt, size_t len,
+		       struct emu_journal **out, char *err, size_t errlen);
+
+/*
+ * Open an existing journal: -ENOENT if absent; -EBADMSG with @err naming
+ * the field if the header is not ours, has a bad CRC, or its identity
+ * differs from @want (the UUID is not compared: it is returned in
+ * @found_uuid for the caller to check against the data file).
+ */
+int emu_journal_open(const char *path, const struct emu_journal_ident *want,
+		     uint8_t *found_uuid, struct emu_journal **out,
+		     char *err, size_t errlen);
+
+/* Feed every record to @fn in order; cut off a torn tail.  0, -EBADMSG
+ * (damage before the tail, or @fn refused), -errno. */
+int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
+		       void *arg, struct emu_journal_info *info,
+		       char *err, size_t errlen);
+
+/* Append one record with a single pwritev: when it returns 0 the kernel
+ * has the record (a process kill cannot lose it).  -EMSGSIZE, -errno. */
+int emu_journal_append(struct emu_journal *j, uint16_t type,
+		       const uint8_t *payload, size_t len);
+/* fdatasync: every appended record survives power loss. */
+int emu_journal_sync(struct emu_journal *j);
+
+/* Compaction: replace the file by header(@id) + one @type record of
+ * @ckpt (atomic rename). */
+int emu_journal_rewrite(struct emu_journal *j,
+			const struct emu_journal_ident *id, uint16_t type,
+			const uint8_t *ckpt, size_t len);
+
+/* Bytes of records after the first (the checkpoint) / whole file. */
+uint64_t emu_journal_tail_bytes(const struct emu_journal *j);
+uint64_t emu_journal_file_bytes(const struct emu_journal *j);
+uint64_t emu_journal_appends(const struct emu_journal *j);
+uint32_t emu_journal_rewrites(const struct emu_journal *j);
+void emu_journal_get_ident(const struct emu_journal *j,
+			   struct emu_journal_ident *id);
+
+void emu_journal_close(struct emu_journal *j);
+
+#endif

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tcmu-handler/emu_store.c - backing store of the emulated LUN: a sparse
+ * file or anonymous memory (memfd), holes on deallocation.  See
+ * emu_store.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "emu_store.h"
+
+#define EMU_STORE_XATTR		"user.fhint.uuid"
+#define EMU_STORE_ZERO_CHUNK	(1u << 20)
+
+struct emu_store {
+	int fd;
+	bool file;		/* false: memfd */
+	bool punch;		/* FALLOC_FL_PUNCH_HOLE works */
+	uint64_t size;
+};
+
+__attribute__((format(printf, 4, 5)))
+static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return ret;
+}
+
+/* Probe hole punching with one block just past the end of the file under
+ * KEEP_SIZE: it touches no data and changes nothing, but a file system
+ * without PUNCH_HOLE refuses it with EOPNOTSUPP. */
+static bool probe_punch(int fd, uint64_t size)
+{
+	if (fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)size, 4096) == 0)
+		return true;
+	return errno != EOPNOTSUPP && errno != ENOSYS;
+}
+
+int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
+		   struct emu_store **out, bool *existed,
+		   char *err, size_t errlen)
+{
+	struct emu_store *s;
+	struct stat st;
+	int fd, ret;
+
+	*out = NULL;
+	if (existed)
+		*existed = false;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	if (!path || !*path) {
+		fd = memfd_create("fhint-emu", MFD_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			free(s);
+			return fail(err, errlen, ret, "memfd_create: %s",
+				    strerror(-ret));
+		}
+	} else {
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0 && errno == ENOENT && create)
+			fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+				  0644);
+		else if (fd >= 0 && existed)
+			*existed = true;
+		if (fd < 0) {
+			ret = -errno;
+			free(s);
+			if (ret == -ENOENT)
+				return fail(err, errlen, ret, "backing file %s: "
+					    "%s (create=1 makes it)", path,
+					    strerror(-ret));
+			return fail(err, errlen, ret, "backing file %s: %s",
+				    path, strerror(-ret));
+		}
+		s->file = true;
+	}
+	s->fd = fd;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	/* one device per file: a second opener would corrupt the journal */
+	if (s->file && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "backing file %s: %s", path,
+				 ret == -EBUSY ? "in use by another device "
+				 "(locked)" : strerror(-ret));
+		goto out_close_quiet;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (err && errlen)
+			snprintf(err, errlen, "backing file %s: not a regular "
+				 "file", path);
+		ret = -EINVAL;
+		goto out_close_quiet;
+	}
+	if ((uint64_t)st.st_size > size && !fit) {
+		if (err && errlen)
+			snprintf(err, errlen, "backing file %s is %llu bytes, "
+				 "larger than size=%llu", path,
+				 (unsigned long long)st.st_size,
+				 (unsigned long long)size);
+		ret = -EINVAL;
+		goto out_close_quiet;
+	}
+	/* a longer file with @fit is left alone until the caller trusts
+	 * the metadata (emu_store_resize cuts it then) */
+	if ((uint64_t)st.st_size < size && ftruncate(fd, (off_t)size) < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	s->size = size;
+	s->punch = probe_punch(fd, size);
+	if (!s->punch && s->file)
+		fprintf(stderr, "fhint emu: %s: the file system cannot punch "
+			"holes; deallocation writes zeros instead\n", path);
+	*out = s;
+	return 0;
+
+out_close:
+	fail(err, errlen, ret, "backing file %s: %s", path ? path : "(memory)",
+	     strerror(-ret));
+out_close_quiet:
+	close(fd);
+	free(s);
+	return ret;
+}
+
+void emu_store_close(struct emu_store *s)
+{
+	if (!s)
+		return;
+	close(s->fd);
+	free(s);
+}
+
+int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(s->fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0) {		/* past EOF (cannot happen): zeros */
+			memset(p, 0, len);
+			return 0;
+		}
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
+		    size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(s->fd, p, len, (off_t)off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int write_zeros(struct emu_store *s, uint64_t off, uint64_t len)
+{
+	static const uint8_t zeros[65536];
+	int ret;
+
+	while (len) {
+		size_t n = len < sizeof(zeros) ? (size_t)len : sizeof(zeros);
+
+		ret = emu_store_write(s, off, zeros, n);
+		if (ret)
+			return ret;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len)
+{
+	if (!len)
+		return 0;
+	if (off > s->size || len > s->size - off)
+		return -ERANGE;
+	if (s->punch) {
+		if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      (off_t)off, (off_t)len) == 0)
+			return 0;
+		if (errno == EINVAL)	/* this range only: write zeros */
+			return write_zeros(s, off, len);
+		if (errno != EOPNOTSUPP && errno != ENOSYS)
+			return -errno;
+		s->punch = false;
+		fprintf(stderr, "fhint emu: hole punching stopped working; "
+			"deallocation writes zeros instead\n");
+	}
+	return write_zeros(s, off, len);
+}
+
+int emu_store_sync(struct emu_store *s)
+{
+	if (!s->file)
+		return 0;
+	return fdatasync(s->fd) < 0 ? -errno : 0;
+}
+
+int emu_store_resize(struct emu_store *s, uint64_t size)
+{
+	if (ftruncate(s->fd, (off_t)size) < 0)
+		return -errno;
+	s->size = size;
+	return 0;
+}
+
+uint64_t emu_store_size(const struct emu_store *s)
+{
+	return s->size;
+}
+
+bool emu_store_punches(const struct emu_store *s)
+{
+	return s->punch;
+}
+
+void emu_store_no_punch(struct emu_store *s)
+{
+	s->punch = false;
+}
+
+bool emu_store_is_file(const struct emu_store *s)
+{
+	return s->file;
+}
+
+int emu_store_fd(const struct emu_store *s)
+{
+	return s->fd;
+}
+
+uint64_t emu_store_allocated(const struct emu_store *s)
+{
+	struct stat st;
+
+	if (fstat(s->fd, &st) < 0)
+		return 0;
+	return (uint64_t)st.st_blocks * 512;
+}
+
+int emu_store_next_data(const struct emu_store *s, uint64_t off,
+			uint64_t *data, uint64_t *len)
+{
+	off_t d, h;
+
+	*data = off;
+	*len = 0;
+	if (off >= s->size)
+		return 0;
+	d = lseek(s->fd, (off_t)off, SEEK_DATA);
+	if (d < 0)
+		return errno == ENXIO ? 0 : -errno;
+	h = lseek(s->fd, d, SEEK_HOLE);
+	if (h < 0)
+		return -errno;
+	if ((uint64_t)h > s->size)
+		h = (off_t)s->size;
+	*data = (uint64_t)d;
+	*len = (uint64_t)(h - d);
+	return 0;
+}
+
+int emu_store_get_uuid(const struct emu_store *s, uint8_t *uuid)
+{
+	ssize_t n;
+
+	if (!s->file)
+		return -ENOTSUP;
+	n = fgetxattr(s->fd, EMU_STORE_XATTR, uuid, EMU_STORE_UUID_LEN);
+	if (n < 0)
+		return errno == ENOTSUP ? -ENOTSUP : -errno;
+	return n == EMU_STORE_UUID_LEN ? 0 : -EBADMSG;
+}
+
+int emu_store_set_uuid(struct emu_store *s, const uint8_t *uuid)
+{
+	if (!s->file)
+		return -ENOTSUP;
+	if (fsetxattr(s->fd, EMU_STORE_XATTR, uuid, EMU_STORE_UUID_LEN, 0) < 0)
+		return errno == ENOTSUP ? -ENOTSUP : -errno;
+	return 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * tcmu-handler/emu_store.h - the emulator's backing store: logical block
+ * data at offset lba * lbs of a sparse file, or of anonymous memory
+ * (memfd) when the configuration has no PATH.
+ *
+ * Deallocation punches holes (fallocate PUNCH_HOLE | KEEP_SIZE) so that
+ * deallocated blocks read as zeros and give their space back; on a file
+ * system without hole punching the store writes zeros instead and says so
+ * (emu_store_punches() false, one line on stderr at open).
+ *
+ * Internal emulator symbols (emu_store_*), not part of the libfhint API.
+ */
+#ifndef FHINT_EMU_STORE_H
+#define FHINT_EMU_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct emu_store;
+
+/*
+ * Open @path (NULL or "" = anonymous memory) holding @size bytes.  A
+ * missing file is created with @create, else -ENOENT.  A shorter file is
+ * extended (sparse); a longer one is refused (-EINVAL: it is not ours or
+ * has another size) unless @fit (the metadata says the capacity is @size:
+ * a crash during a shrink left the tail), which leaves it for the caller
+ * to cut with emu_store_resize once it trusts the metadata.
+ * *existed tells whether the file was there before.  The file is locked
+ * (flock LOCK_EX): a second open of it fails with -EBUSY.
+ * 0, or a negative errno with a one-line reason in @err.
+ */
+int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
+		   struct emu_store **out, bool *existed,
+		   char *err, size_t errlen);
+void emu_store_close(struct emu_store *s);
+
+/* Whole transfers or a negative errno (-EIO, -ENOSPC, ...). */
+int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len);
+int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
+		    size_t len);
+/* Make [off, off+len) read as zeros: punch a hole, or write zeros. */
+int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len);
+/* fdatasync (no-op for memory). */
+int emu_store_sync(struct emu_store *s);
+/* New size: shrinking drops the tail, growing adds a hole. */
+int emu_store_resize(struct emu_store *s, uint64_t size);
+
+uint64_t emu_store_size(const struct emu_store *s);
+bool emu_store_punches(const struct emu_store *s);	/* holes work */
+/* Write zeros instead of punching from now on (tests of the fallback). */
+void emu_store_no_punch(struct emu_store *s);
+bool emu_store_is_file(const struct emu_store *s);	/* vs memfd */
+int emu_store_fd(const struct emu_store *s);
+/* Bytes the store really occupies (st_blocks * 512). */
+uint64_t emu_store_allocated(const struct emu_store *s);
+/*
+ * From @off: the next data extent [*data, *data + *len) the file system
+ * reports (SEEK_DATA / SEEK_HOLE), for importing a file without metadata.
+ * 0 and *len == 0 at the end; negative errno.
+ */
+int emu_store_next_data(const struct emu_store *s, uint64_t off,
+			uint64_t *data, uint64_t *len);
+
+/*
+ * The device UUID tag on the data file (extended attribute
+ * "user.fhint.uuid"): 0, -ENODATA (none), -ENOTSUP (no xattrs here or
+ * memory store), or another negative errno.
+ */
+#define EMU_STORE_UUID_LEN	16
+int emu_store_get_uuid(const struct emu_store *s, uint8_t *uuid);
+int emu_store_set_uuid(struct emu_store *s, const uint8_t *uuid);
+
+#endif

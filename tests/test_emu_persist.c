@@ -1,0 +1,1389 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Persistence of the emulated LUN (tcmu-handler/emu_media.c,
+ * emu_journal.c): close/reopen restores data, mapping and statistics for
+ * every profile; metadata of another device or with a broken CRC is
+ * refused with -EBADMSG (never reinitialised); a torn tail is cut off;
+ * a child killed with SIGKILL in the middle of a write stream loses no
+ * block acknowledged with FUA or by a completed SYNCHRONIZE CACHE.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "emu_test.h"
+#include "emu_priv.h"
+#include "emu_journal.h"
+#include "emu_media.h"
+#include "emu_smr.h"
+#include "fhint/endian.h"
+#include "fhint/scsi_write.h"
+
+#define FLASH	"size=16M&lbs=512&page=4096&ppb=16"
+#define THIN	"size=16M&profile=thin"
+#define SMR_HA	"size=64M&profile=smr-host-aware&zone=8M"
+#define SMR_DM	"size=64M&profile=smr-drive-managed&zone=8M&cache=256K"
+
+static struct emu_dev *dev_of(struct fhint_emu *emu)
+{
+	return (struct emu_dev *)emu;
+}
+
+/* A fresh file name in the test directory. */
+static const char *tpath(const char *name)
+{
+	static char buf[4][256];
+	static int n;
+	char *p = buf[n++ & 3];
+
+	snprintf(p, 256, "%s/%s", emu_t_tmpdir(), name);
+	return p;
+}
+
+static void rm_dev(const char *path)
+{
+	char meta[300];
+
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	unlink(path);
+	unlink(meta);
+}
+
+static char *cfg_of(const char *path, const char *keys, bool create)
+{
+	static char buf[4][512];
+	static int n;
+	char *p = buf[n++ & 3];
+
+	snprintf(p, 512, "%s?%s%s", path, keys, create ? "&create=1" : "");
+	return p;
+}
+
+static int try_open(const char *cfg, struct fhint_emu **emu, char *err,
+		    size_t errlen)
+{
+	*emu = NULL;
+	err[0] = '\0';
+	return fhint_emu_open(cfg, emu, err, errlen);
+}
+
+static uint8_t *xbuf(size_t n)
+{
+	uint8_t *p = malloc(n ? n : 1);
+
+	CU_ASSERT_FATAL(p != NULL);
+	memset(p, 0xee, n);
+	return p;
+}
+
+static void pattern(uint8_t *p, uint64_t lba, uint64_t nlb, uint8_t tag)
+{
+	for (uint64_t b = 0; b < nlb; b++)
+		for (uint32_t i = 0; i < 512; i++)
+			p[b * 512 + i] = (uint8_t)((lba + b) * 7 + i * 13 +
+						   tag) | 1;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (out < 0) {
+		close(in);
+		return -errno;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	close(in);
+	close(out);
+	return n == 0 ? 0 : -EIO;
+}
+
+static bool files_equal(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	bool eq = fa && fb;
+	int ca, cb;
+
+	while (eq) {
+		ca = fgetc(fa);
+		cb = fgetc(fb);
+		if (ca != cb)
+			eq = false;
+		if (ca == EOF)
+			break;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return eq;
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+static void flip_byte(const char *path, long off)
+{
+	int fd = open(path, O_RDWR);
+	uint8_t b;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(pread(fd, &b, 1, off), 1);
+	b ^= 0x40;
+	CU_ASSERT_EQUAL(pwrite(fd, &b, 1, off), 1);
+	close(fd);
+}
+
+/* Everything an observer can see of the medium. */
+struct snap {
+	uint64_t nblocks;
+	uint8_t *data;
+	uint64_t runs[256][3];	/* lba, len, state */
+	int nruns;
+	struct fhint_emu_stats st;
+	struct fhint_zbc_zone_desc zones[16];
+	uint32_t nzones;
+};
+
+static void take(struct fhint_emu *emu, struct snap *s)
+{
+	struct emu_dev *dev = dev_of(emu);
+	struct fhint_check chk;
+	struct emu_smr *smr = emu_media_smr(dev);
+	uint64_t lba = 0;
+
+	memset(&chk, 0, sizeof(chk));
+	memset(s, 0, sizeof(*s));
+	s->nblocks = dev->nblocks;
+	s->data = xbuf(dev->nblocks * 512);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, (uint32_t)dev->nblocks, s->data,
+				       &chk), 0);
+	s->nruns = 0;
+	while (lba < dev->nblocks && s->nruns < 256) {
+		uint64_t run;
+		int state;
+
+		CU_ASSERT_EQUAL_FATAL(emu_media_lba_status(dev, lba,
+					dev->nblocks - lba, &run, &state), 0);
+		s->runs[s->nruns][0] = lba;
+		s->runs[s->nruns][1] = run;
+		s->runs[s->nruns][2] = (uint64_t)state;
+		s->nruns++;
+		lba += run;
+	}
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &s->st), 0);
+	s->nzones = smr ? emu_smr_nr_zones(smr) : 0;
+	for (uint32_t i = 0; i < s->nzones && i < 16; i++)
+		emu_smr_zone_get(smr, i, &s->zones[i]);
+}
+
+static void same(const struct snap *a, const struct snap *b)
+{
+	const struct fhint_emu_stats *x = &a->st, *y = &b->st;
+
+	CU_ASSERT_EQUAL_FATAL(a->nblocks, b->nblocks);
+	CU_ASSERT_EQUAL(memcmp(a->data, b->data, a->nblocks * 512), 0);
+	CU_ASSERT_EQUAL(a->nruns, b->nruns);
+	CU_ASSERT_EQUAL(memcmp(a->runs, b->runs,
+			       sizeof(a->runs[0]) * (size_t)a->nruns), 0);
+	CU_ASSERT_EQUAL(x->mapped_blocks, y->mapped_blocks);
+	CU_ASSERT_EQUAL(x->host_write_blocks, y->host_write_blocks);
+	CU_ASSERT_EQUAL(x->unmapped_blocks, y->unmapped_blocks);
+	CU_ASSERT_EQUAL(x->media_write_bytes, y->media_write_bytes);
+	CU_ASSERT_DOUBLE_EQUAL(x->write_amplification, y->write_amplification,
+			       1e-12);
+	CU_ASSERT_EQUAL(x->gc_pages, y->gc_pages);
+	CU_ASSERT_EQUAL(x->erases, y->erases);
+	CU_ASSERT_EQUAL(x->band_rewrites, y->band_rewrites);
+	CU_ASSERT_EQUAL(memcmp(x->group_write_blocks, y->group_write_blocks,
+			       sizeof(x->group_write_blocks)), 0);
+	for (int g = 0; g < 64; g++)
+		CU_ASSERT_DOUBLE_EQUAL(x->group_wa[g], y->group_wa[g], 1e-12);
+	CU_ASSERT_EQUAL(a->nzones, b->nzones);
+	CU_ASSERT_EQUAL(memcmp(a->zones, b->zones, sizeof(a->zones)), 0);
+}
+
+static void drop(struct snap *s)
+{
+	free(s->data);
+	s->data = NULL;
+}
+
+/* A mixed workload: sequential and random writes with groups (GC in the
+ * flash profile), unmaps, one WRITE SAME. */
+static void workload(struct fhint_emu *emu, uint64_t seed, int n)
+{
+	struct emu_dev *dev = dev_of(emu);
+	struct fhint_check chk;
+	uint8_t *w = xbuf(64 * 512);
+	uint64_t span = dev->nblocks / 2;
+
+	memset(&chk, 0, sizeof(chk));
+	for (int i = 0; i < n; i++) {
+		uint64_t r = fhint_test_rand(&seed);
+		uint64_t lba = r % (span - 64);
+		uint32_t nlb = 1 + (uint32_t)(r >> 40) % 64;
+
+		if (dev->cfg.profile == EMU_PROFILE_SMR_HOST_AWARE && i % 3)
+			lba = 16384 * (1 + (uint64_t)i % 3) + (uint64_t)i * 8;
+		pattern(w, lba, nlb, (uint8_t)i);
+		if (r % 11 == 0) {
+			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba, nlb, false,
+							&chk), 0);
+		} else {
+			CU_ASSERT_EQUAL(emu_media_write(dev, lba, nlb, w,
+					(uint8_t)(r % 5), false, &chk), 0);
+		}
+	}
+	CU_ASSERT_EQUAL(emu_media_write_same(dev, span, 100, w, 1, &chk), 0);
+	free(w);
+}
+
+/* ---- close / reopen ---- */
+
+static void reopen_case(const char *name, const char *keys, int n)
+{
+	const char *path = tpath(name);
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct snap a, b;
+	uint8_t uuid1[16], uuid2[16];
+
+	rm_dev(path);
+	emu = emu_t_open(cfg_of(path, keys, true));
+	workload(emu, 1234, n);
+	take(emu, &a);
+	emu_media_uuid(dev_of(emu), uuid1);
+	fhint_emu_close(emu);
+	/* a clean close leaves one checkpoint: nothing to replay */
+	emu = emu_t_open(cfg_of(path, keys, false));
+	emu_media_uuid(dev_of(emu), uuid2);
+	CU_ASSERT_EQUAL(memcmp(uuid1, uuid2, 16), 0);	/* the same medium */
+	CU_ASSERT_EQUAL(uuid2[6] >> 4, 4);		/* RFC 4122 v4 */
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_TRUE(info.journal);
+	CU_ASSERT_EQUAL(info.replayed_records, 1);
+	CU_ASSERT_EQUAL(info.journal_tail, 0);
+	take(emu, &b);
+	same(&a, &b);
+	drop(&b);
+	/* more work after a reopen, then once more */
+	workload(emu, 99, n / 2);
+	take(emu, &b);
+	fhint_emu_close(emu);
+	emu = emu_t_open(cfg_of(path, keys, false));
+	drop(&a);
+	take(emu, &a);
+	same(&a, &b);
+	drop(&a);
+	drop(&b);
+	fhint_emu_close(emu);
+}
+
+static void test_reopen_flash(void)
+{
+	reopen_case("r-flash.img", FLASH, 3000);
+}
+
+static void test_reopen_thin(void)
+{
+	reopen_case("r-thin.img", THIN, 500);
+}
+
+static void test_reopen_smr_host_aware(void)
+{
+	reopen_case("r-ha.img", SMR_HA, 300);
+}
+
+static void test_reopen_smr_drive_managed(void)
+{
+	reopen_case("r-dm.img", SMR_DM, 300);
+}
+
+/* ---- crash images: a child does the work and _exit()s ---- */
+
+/* Run @fn on a device opened from @cfg in a child that ends with
+ * _exit(0) without closing: the files are what a crash leaves. */
+static void crash_child(const char *cfg, void (*fn)(struct fhint_emu *, void *),
+			void *arg)
+{
+	pid_t pid = fork();
+	int status;
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct fhint_emu *emu = NULL;
+		char err[256];
+
+		if (fhint_emu_open(cfg, &emu, err, sizeof(err)))
+			_exit(2);
+		fn(emu, arg);
+		_exit(0);
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+struct writes {
+	int n;			/* this many 8-block writes, one page each */
+	uint8_t tag;
+	bool reset_stats;	/* reset after the writes */
+	uint64_t limit;		/* compaction limit (0: default) */
+};
+
+static void do_writes(struct fhint_emu *emu, void *arg)
+{
+	struct writes *wr = arg;
+	struct emu_dev *dev = dev_of(emu);
+	struct fhint_check chk;
+	uint8_t w[8 * 512];
+
+	memset(&chk, 0, sizeof(chk));
+	if (wr->limit)
+		emu_media_set_compact_limit(dev, wr->limit);
+	for (int i = 0; i < wr->n; i++) {
+		pattern(w, (uint64_t)i * 8, 8, wr->tag);
+		emu_media_write(dev, (uint64_t)i * 8, 8, w, (uint8_t)(i % 3),
+				false, &chk);
+	}
+	if (wr->reset_stats)
+		emu_media_reset_stats(dev);
+}
+
+/* Byte offsets of the records of a journal: fills @off, returns count. */
+static int record_offsets(const char *meta, long *off, int max)
+{
+	FILE *f = fopen(meta, "rb");
+	uint8_t h[EMU_JOURNAL_REC_HDR];
+	long pos = EMU_JOURNAL_HDR_LEN, size = file_size(meta);
+	int n = 0;
+
+	if (!f)
+		return 0;
+	while (pos + EMU_JOURNAL_REC_HDR <= size && n < max) {
+		fseek(f, pos, SEEK_SET);
+		if (fread(h, 1, sizeof(h), f) != sizeof(h))
+			break;
+		off[n++] = pos;
+		pos += EMU_JOURNAL_REC_HDR + (long)fhint_get_le32(h) +
+		       EMU_JOURNAL_REC_CRC;
+	}
+	fclose(f);
+	return n;
+}
+
+static void test_replay_after_crash(void)
+{
+	const char *path = tpath("crash.img");
+	struct writes wr = { .n = 50, .tag = 3 };
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_emu_stats st;
+	struct fhint_check chk;
+	uint8_t w[8 * 512], r[8 * 512];
+	char meta[300];
+	long off[100];
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
+	/* header, checkpoint, one record per write */
+	CU_ASSERT_EQUAL(record_offsets(meta, off, 100), 51);
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_EQUAL(info.replayed_records, 51);
+	CU_ASSERT_EQUAL(info.torn_bytes, 0);
+	CU_ASSERT_EQUAL(info.rewrites, 1);	/* compacted after replay */
+	CU_ASSERT_EQUAL(info.journal_tail, 0);
+	for (int i = 0; i < 50; i++) {
+		pattern(w, (uint64_t)i * 8, 8, 3);
+		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
+					       r, &chk), 0);
+		CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	}
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 400);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 400);
+	CU_ASSERT_EQUAL(st.group_write_blocks[0], 17 * 8);
+	CU_ASSERT_EQUAL(st.group_write_blocks[1], 17 * 8);
+	CU_ASSERT_EQUAL(st.group_write_blocks[2], 16 * 8);
+	CU_ASSERT_EQUAL(st.media_write_bytes, 50 * 4096);
+	fhint_emu_close(emu);
+}
+
+static void do_workload(struct fhint_emu *emu, void *arg)
+{
+	emu_media_set_compact_limit(dev_of(emu), *(uint64_t *)arg);
+	workload(emu, 4321, 1500);
+}
+
+/* The crashed device, replayed, equals the same work done in memory:
+ * data, mapping, every statistic (GC included). */
+static void replay_equals_memory(const char *name, const char *keys,
+				 uint64_t limit)
+{
+	const char *path = tpath(name);
+	char mem[256];
+	struct fhint_emu *a, *b;
+	struct snap sa, sb;
+
+	rm_dev(path);
+	crash_child(cfg_of(path, keys, true), do_workload, &limit);
+	a = emu_t_open(cfg_of(path, keys, false));
+	snprintf(mem, sizeof(mem), "?%s", keys);
+	b = emu_t_open(mem);
+	workload(b, 4321, 1500);
+	take(a, &sa);
+	take(b, &sb);
+	same(&sa, &sb);
+	drop(&sa);
+	drop(&sb);
+	fhint_emu_close(a);
+	fhint_emu_close(b);
+}
+
+static void test_replay_equals_uncrashed_run(void)
+{
+	/* no compaction during the run: everything replayed */
+	replay_equals_memory("eq-flash.img", FLASH, UINT64_MAX);
+	replay_equals_memory("eq-thin.img", THIN, UINT64_MAX);
+	replay_equals_memory("eq-ha.img", SMR_HA, UINT64_MAX);
+	replay_equals_memory("eq-dm.img", SMR_DM, UINT64_MAX);
+	/* compaction every few records: checkpoint + tail */
+	replay_equals_memory("eq-flash2.img", FLASH, 4096);
+	replay_equals_memory("eq-ha2.img", SMR_HA, 4096);
+}
+
+static void big_unmap(struct fhint_emu *emu, void *arg)
+{
+	struct emu_dev *dev = dev_of(emu);
+	struct fhint_check chk;
+	uint8_t w[4096];
+
+	memset(&chk, 0, sizeof(chk));
+	memset(w, 7, sizeof(w));
+	emu_media_write(dev, 0, 8, w, 0, false, &chk);
+	emu_media_write(dev, 70000 * 8, 8, w, 0, false, &chk);
+	emu_media_write(dev, dev->nblocks - 8, 8, w, 0, false, &chk);
+	emu_media_unmap(dev, 0, dev->nblocks, false, &chk);
+}
+
+static void test_big_unmap_is_pieces(void)
+{
+	/* 512 MiB flash: 131072 pages, an UNMAP of all is two records */
+	const char *path = tpath("bigunmap.img");
+	const char *keys = "size=512M&lbs=512&page=4096";
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_emu_stats st;
+	uint64_t run;
+	int state;
+
+	rm_dev(path);
+	crash_child(cfg_of(path, keys, true), big_unmap, NULL);
+	emu = emu_t_open(cfg_of(path, keys, false));
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_EQUAL(info.replayed_records, 1 + 3 + 2);
+	CU_ASSERT_EQUAL(emu_media_lba_status(dev_of(emu), 0, UINT64_MAX, &run,
+					     &state), 0);
+	CU_ASSERT_EQUAL(state, EMU_LBA_DEALLOCATED);
+	CU_ASSERT_EQUAL(run, dev_of(emu)->nblocks);
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
+	CU_ASSERT_EQUAL(st.unmapped_blocks, dev_of(emu)->nblocks);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 0);
+	fhint_emu_close(emu);
+	rm_dev(path);
+}
+
+struct range_writes {
+	uint64_t first, n;	/* pages */
+	uint8_t tag;
+};
+
+static void write_pages(struct fhint_emu *emu, void *arg)
+{
+	struct range_writes *rw = arg;
+	struct fhint_check chk;
+	uint8_t w[8 * 512];
+
+	memset(&chk, 0, sizeof(chk));
+	for (uint64_t p = rw->first; p < rw->first + rw->n; p++) {
+		pattern(w, p * 8, 8, rw->tag);
+		emu_media_write(dev_of(emu), p * 8, 8, w, 0, false, &chk);
+	}
+}
+
+/*
+ * What power loss can leave: data blocks on disk whose journal records
+ * were not.  The model says deallocated, so they must read zeros, and a
+ * partial write into such a page must not expose the rest of it.
+ */
+static void test_data_without_record_reads_zeros(void)
+{
+	const char *path = tpath("pl.img");
+	struct range_writes a = { 0, 10, 1 }, b = { 10, 10, 2 };
+	struct fhint_emu *emu;
+	struct fhint_check chk;
+	uint8_t w[8 * 512], r[8 * 512], z[8 * 512];
+	char meta[300], old[320];
+	uint64_t run;
+	int state;
+
+	memset(&chk, 0, sizeof(chk));
+	memset(z, 0, sizeof(z));
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	snprintf(old, sizeof(old), "%s.old", meta);
+	crash_child(cfg_of(path, FLASH, true), write_pages, &a);
+	CU_ASSERT_EQUAL(copy_file(meta, old), 0);
+	crash_child(cfg_of(path, FLASH, false), write_pages, &b);
+	/* the second run's records are lost, its data is not */
+	CU_ASSERT_EQUAL(rename(old, meta), 0);
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	CU_ASSERT_EQUAL(emu_media_lba_status(dev_of(emu), 80, 1000, &run,
+					     &state), 0);
+	CU_ASSERT_EQUAL(state, EMU_LBA_DEALLOCATED);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 80, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, z, sizeof(r)), 0);
+	/* one LBA into page 11: the other seven read zeros */
+	pattern(w, 90, 1, 9);
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), 90, 1, w, 0, false, &chk),
+			0);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 88, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, z, 2 * 512), 0);
+	CU_ASSERT_EQUAL(memcmp(r + 2 * 512, w, 512), 0);
+	CU_ASSERT_EQUAL(memcmp(r + 3 * 512, z, 5 * 512), 0);
+	/* the first run is intact */
+	pattern(w, 72, 8, 1);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 72, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, sizeof(r)), 0);
+	fhint_emu_close(emu);
+}
+
+static void test_reset_stats_survives_crash(void)
+{
+	const char *path = tpath("reset.img");
+	struct writes wr = { .n = 20, .tag = 1, .reset_stats = true };
+	struct fhint_emu *emu;
+	struct fhint_emu_stats st;
+
+	rm_dev(path);
+	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 0);
+	CU_ASSERT_EQUAL(st.media_write_bytes, 0);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 160);	/* state, not a counter */
+	fhint_emu_close(emu);
+}
+
+static void test_compaction_under_load(void)
+{
+	const char *path = tpath("compact.img");
+	struct writes wr = { .n = 2000, .tag = 8, .limit = 16384 };
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_check chk;
+	uint8_t w[8 * 512], r[8 * 512];
+	char meta[300];
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
+	/* compacted often: the file stays small */
+	CU_ASSERT_TRUE(file_size(meta) < 16384 + 200000);
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_TRUE(info.replayed_records < 2000 / 4);
+	for (int i = 0; i < 2000; i += 37) {
+		pattern(w, (uint64_t)i * 8, 8, 8);
+		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
+					       r, &chk), 0);
+		CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	}
+	fhint_emu_close(emu);
+}
+
+/* ---- refusals ---- */
+
+static void test_foreign_metadata_refused(void)
+{
+	const char *a = tpath("fa.img"), *b = tpath("fb.img");
+	char err[512], meta_b[300], saved[320];
+	uint8_t uuid[16];
+	struct fhint_emu *emu;
+
+	rm_dev(a);
+	rm_dev(b);
+	emu = emu_t_open(cfg_of(a, FLASH, true));
+	workload(emu, 5, 50);
+	fhint_emu_close(emu);
+	emu = emu_t_open(cfg_of(b, FLASH, true));
+	fhint_emu_close(emu);
+	/* other size, other lbs, other profile, other geometry */
+	CU_ASSERT_EQUAL(try_open(cfg_of(a, "size=32M&lbs=512&page=4096&"
+					"ppb=16", false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NULL(emu);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "size="));
+	CU_ASSERT_EQUAL(try_open(cfg_of(a, "size=16M&lbs=4096&pbs=4096&"
+					"page=4096&ppb=16", false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "lbs="));
+	CU_ASSERT_EQUAL(try_open(cfg_of(a, THIN, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "profile"));
+	CU_ASSERT_EQUAL(try_open(cfg_of(a, FLASH "&op=0.2", false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "op (ppm)=70000 there, 200000"));
+	/* the metadata of device A next to the data of device B: the
+	 * UUIDs differ */
+	snprintf(meta_b, sizeof(meta_b), "%s.fhint-meta", b);
+	snprintf(saved, sizeof(saved), "%s.saved", meta_b);
+	CU_ASSERT_EQUAL(rename(meta_b, saved), 0);
+	CU_ASSERT_EQUAL(copy_file(tpath("fa.img.fhint-meta"), meta_b), 0);
+	if (getxattr(b, "user.fhint.uuid", uuid, sizeof(uuid)) == 16) {
+		CU_ASSERT_EQUAL(try_open(cfg_of(b, FLASH, false), &emu, err,
+					 sizeof(err)), -EBADMSG);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "UUID"));
+		CU_ASSERT_TRUE(files_equal(meta_b,
+					   tpath("fa.img.fhint-meta")));
+	} else {
+		/* no user xattrs here: only the identity fields protect */
+		fprintf(stderr, "(no xattrs in %s: UUID check skipped) ",
+			emu_t_tmpdir());
+	}
+	/* a file that is not a journal at all */
+	CU_ASSERT_EQUAL(copy_file("/etc/hostname", meta_b) == 0 ||
+			copy_file("/etc/passwd", meta_b) == 0, 1);
+	CU_ASSERT_EQUAL(try_open(cfg_of(b, FLASH, true), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not an fhint"));
+	/* a flipped bit in the header: CRC */
+	CU_ASSERT_EQUAL(rename(saved, meta_b), 0);
+	flip_byte(meta_b, 33);
+	CU_ASSERT_EQUAL(try_open(cfg_of(b, FLASH, true), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "header CRC"));
+	/* refused, and left as it was: still refused */
+	CU_ASSERT_EQUAL(try_open(cfg_of(b, FLASH, true), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	flip_byte(meta_b, 33);
+	emu = emu_t_open(cfg_of(b, FLASH, false));
+	fhint_emu_close(emu);
+}
+
+static void test_missing_files(void)
+{
+	const char *path = tpath("miss.img");
+	char err[512], meta[300];
+	struct fhint_emu *emu;
+	int fd;
+
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	/* nothing there, no create */
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "create=1"));
+	/* a data file without metadata and no create */
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "metadata"));
+	/* metadata whose data file went away */
+	emu = emu_t_open(cfg_of(path, FLASH, true));
+	fhint_emu_close(emu);
+	CU_ASSERT_EQUAL(unlink(path), 0);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, true), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did not"));
+	/* one device per file */
+	rm_dev(path);
+	emu = emu_t_open(cfg_of(path, FLASH, true));
+	{
+		struct fhint_emu *second;
+
+		CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &second,
+					 err, sizeof(err)), -EBUSY);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, "in use"));
+	}
+	fhint_emu_close(emu);
+	/* a data file larger than size= without metadata */
+	unlink(meta);
+	unlink(path);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	CU_ASSERT_EQUAL(ftruncate(fd, 32 << 20), 0);
+	close(fd);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, true), &emu, err,
+				 sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "larger"));
+	rm_dev(path);
+}
+
+static void test_corrupt_middle_refused(void)
+{
+	const char *path = tpath("corrupt.img");
+	struct writes wr = { .n = 10, .tag = 4 };
+	struct fhint_emu *emu;
+	char err[512], meta[300], copy[320];
+	long off[32];
+	int n;
+
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	snprintf(copy, sizeof(copy), "%s.copy", meta);
+	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
+	n = record_offsets(meta, off, 32);
+	CU_ASSERT_EQUAL_FATAL(n, 11);
+	CU_ASSERT_EQUAL(copy_file(meta, copy), 0);
+	/* a payload byte of record 5 */
+	flip_byte(meta, off[5] + EMU_JOURNAL_REC_HDR + 10);
+	CU_ASSERT_EQUAL(copy_file(meta, tpath("corrupt.flipped")), 0);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NULL(emu);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not the last"));
+	/* refused, not touched: byte for byte what it was */
+	CU_ASSERT_TRUE(files_equal(meta, tpath("corrupt.flipped")));
+	/* the length field of record 3 */
+	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+	flip_byte(meta, off[3] + 1);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "corrupt"));
+	/* the checkpoint */
+	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+	flip_byte(meta, off[0] + 100);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	/* only the header: no checkpoint */
+	CU_ASSERT_EQUAL(truncate(meta, EMU_JOURNAL_HDR_LEN), 0);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no checkpoint"));
+	/* nothing was changed by the refusals: the copy opens */
+	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	fhint_emu_close(emu);
+}
+
+static void torn_case(const char *path, void (*damage)(const char *meta,
+						       long last, long size))
+{
+	struct writes wr = { .n = 10, .tag = 6 };
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_check chk;
+	uint8_t w[8 * 512], r[8 * 512];
+	char meta[300];
+	long off[32];
+	uint64_t run;
+	int state;
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
+	CU_ASSERT_EQUAL_FATAL(record_offsets(meta, off, 32), 11);
+	damage(meta, off[10], file_size(meta));
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_TRUE(info.torn_bytes > 0);
+	CU_ASSERT_EQUAL(info.replayed_records, 10);
+	/* writes 0..8 are there; write 9 (never acknowledged) is not */
+	for (int i = 0; i < 9; i++) {
+		pattern(w, (uint64_t)i * 8, 8, 6);
+		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
+					       r, &chk), 0);
+		CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	}
+	CU_ASSERT_EQUAL(emu_media_lba_status(dev_of(emu), 72, 8, &run,
+					     &state), 0);
+	CU_ASSERT_EQUAL(state, EMU_LBA_DEALLOCATED);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 72, 8, r, &chk), 0);
+	for (int i = 0; i < 8 * 512; i++)
+		if (r[i]) {
+			CU_FAIL("block of the torn write is not zero");
+			break;
+		}
+	fhint_emu_close(emu);
+}
+
+static void cut_short(const char *meta, long last, long size)
+{
+	CU_ASSERT_EQUAL(truncate(meta, size - 5), 0);
+}
+
+static void cut_in_header(const char *meta, long last, long size)
+{
+	CU_ASSERT_EQUAL(truncate(meta, last + 3), 0);
+}
+
+static void flip_last(const char *meta, long last, long size)
+{
+	flip_byte(meta, size - 9);
+}
+
+static void zero_tail(const char *meta, long last, long size)
+{
+	/* what power loss can leave: the last record's blocks as zeros */
+	int fd = open(meta, O_RDWR);
+	uint8_t z[4096] = { 0 };
+
+	CU_ASSERT_EQUAL(pwrite(fd, z, (size_t)(size - last), last),
+			size - last);
+	CU_ASSERT_EQUAL(pwrite(fd, z, sizeof(z), size), (ssize_t)sizeof(z));
+	close(fd);
+}
+
+static void test_torn_tail_accepted(void)
+{
+	torn_case(tpath("torn1.img"), cut_short);
+	torn_case(tpath("torn2.img"), cut_in_header);
+	torn_case(tpath("torn3.img"), flip_last);
+	torn_case(tpath("torn4.img"), zero_tail);
+}
+
+/* ---- import of a data file without metadata ---- */
+
+static void import_case(const char *keys)
+{
+	const char *path = tpath("import.img");
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_emu_stats st;
+	struct fhint_check chk;
+	uint8_t w[4096], r[4096];
+	uint64_t run;
+	int fd, state;
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftruncate(fd, 64 << 20), 0);
+	pattern(w, 0, 8, 2);
+	CU_ASSERT_EQUAL(pwrite(fd, w, sizeof(w), 9 << 20), 4096);
+	close(fd);
+	emu = emu_t_open(cfg_of(path, keys, true));
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_TRUE(info.imported);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 18432, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	CU_ASSERT_EQUAL(emu_media_lba_status(dev_of(emu), 18432, 100000, &run,
+					     &state), 0);
+	CU_ASSERT_EQUAL(state, EMU_LBA_MAPPED);
+	CU_ASSERT_TRUE(run >= 8);
+	CU_ASSERT_EQUAL(emu_media_lba_status(dev_of(emu), 0, 100000, &run,
+					     &state), 0);
+	CU_ASSERT_EQUAL(state, EMU_LBA_DEALLOCATED);
+	CU_ASSERT_TRUE(run <= 18432);
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 0);	/* not host writes */
+	CU_ASSERT_TRUE(st.mapped_blocks >= 8);
+	fhint_emu_close(emu);
+	/* and it is ours now */
+	emu = emu_t_open(cfg_of(path, keys, false));
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 18432, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	fhint_emu_close(emu);
+	rm_dev(path);
+}
+
+static void test_import_existing_file(void)
+{
+	import_case("size=64M&profile=thin");
+	import_case("size=64M&lbs=512&page=4096&ppb=16");
+	import_case(SMR_HA);
+	import_case(SMR_DM);
+}
+
+/* ---- shingled: ZBC OUT commands of emu_cmd_zbc.c are journaled ---- */
+
+static void zone_ops(struct fhint_emu *emu, void *arg)
+{
+	struct emu_dev *dev = dev_of(emu);
+	struct emu_smr *smr = emu_media_smr(dev);
+	struct fhint_zbc_out_cdb c = { .sa = FHINT_ZO_OPEN_ZONE,
+				       .zone_id = 3 * 16384 };
+	struct fhint_check chk;
+	uint8_t w[8 * 512];
+
+	memset(&chk, 0, sizeof(chk));
+	pattern(w, 16384, 8, 1);
+	emu_media_write(dev, 16384, 8, w, 0, false, &chk);
+	emu_media_write(dev, 2 * 16384, 8, w, 0, false, &chk);
+	/* as the ZBC handler does: straight into the model */
+	emu_smr_zone_out(smr, &c, &chk);
+	c.sa = FHINT_ZO_RESET_WRITE_POINTER;
+	c.zone_id = 16384;
+	emu_smr_zone_out(smr, &c, &chk);
+}
+
+static void test_smr_zone_commands_survive_crash(void)
+{
+	const char *path = tpath("zones.img");
+	struct fhint_emu *emu;
+	struct fhint_zbc_zone_desc d;
+	struct emu_smr *smr;
+	struct fhint_check chk;
+	uint8_t r[8 * 512];
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	crash_child(cfg_of(path, SMR_HA, true), zone_ops, NULL);
+	emu = emu_t_open(cfg_of(path, SMR_HA, false));
+	smr = emu_media_smr(dev_of(emu));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(smr);
+	CU_ASSERT_EQUAL(emu_smr_zone_get(smr, 1, &d), 0);
+	CU_ASSERT_EQUAL(d.cond, FHINT_ZBC_ZC_EMPTY);
+	CU_ASSERT_EQUAL(d.wp, 16384);
+	CU_ASSERT_EQUAL(emu_smr_zone_get(smr, 2, &d), 0);
+	CU_ASSERT_EQUAL(d.wp, 2 * 16384 + 8);
+	CU_ASSERT_EQUAL(emu_smr_zone_get(smr, 3, &d), 0);
+	CU_ASSERT_EQUAL(d.cond, FHINT_ZBC_ZC_EXP_OPEN);
+	/* the reset zone reads zeros */
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 16384, 8, r, &chk), 0);
+	for (int i = 0; i < 8 * 512; i++)
+		if (r[i]) {
+			CU_FAIL("reset zone not zero");
+			break;
+		}
+	fhint_emu_close(emu);
+}
+
+/* ---- WCE=0: every write is durable before GOOD ---- */
+
+static void test_wce0_syncs_every_write(void)
+{
+	const char *path = tpath("wce0.img");
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_check chk;
+	uint8_t w[512] = { 1 };
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	emu = emu_t_open(cfg_of(path, FLASH "&wce=0", true));
+	for (int i = 0; i < 5; i++)
+		CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), (uint64_t)i, 1, w,
+						0, false, &chk), 0);
+	CU_ASSERT_EQUAL(emu_media_unmap(dev_of(emu), 0, 8, false, &chk), 0);
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_EQUAL(info.syncs, 6);
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), 9, 1, w, 0, true, &chk),
+			0);
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_EQUAL(info.syncs, 7);
+	fhint_emu_close(emu);
+}
+
+/* ---- kill -9 in the middle of a write stream ---- */
+
+#define K9_BLOCKS	8		/* one 4 KiB page per write */
+#define K9_CYCLES	6
+#define K9_SYNC_EVERY	5		/* non-FUA writes per SYNC CACHE */
+#define K9_NOT_SYNCED	(1ULL << 63)	/* ack of a write before its SYNC */
+
+struct ack {
+	uint64_t lba;
+	uint64_t seq;
+};
+
+/* A block naming its LBA and sequence number, checksummed. */
+static void k9_block(uint8_t *b, uint64_t lba, uint64_t seq)
+{
+	uint64_t s = seq * 0x9e3779b97f4a7c15ULL ^ lba;
+
+	for (int i = 24; i < 512; i++)
+		b[i] = (uint8_t)fhint_test_rand(&s);
+	memcpy(b, "FHKILL9!", 8);
+	fhint_put_le64(b + 8, seq);
+	fhint_put_le64(b + 16, lba);
+	fhint_put_le32(b + 508, emu_crc32c(0, b, 508));
+}
+
+/* 1 if @b is a valid block of @lba with sequence >= @min_seq. */
+static int k9_check(const uint8_t *b, uint64_t lba, uint64_t min_seq)
+{
+	if (memcmp(b, "FHKILL9!", 8) ||
+	    fhint_get_le32(b + 508) != emu_crc32c(0, b, 508) ||
+	    fhint_get_le64(b + 16) != lba)
+		return 0;
+	return fhint_get_le64(b + 8) >= min_seq;
+}
+
+static uint8_t k9_exec(struct fhint_emu *emu, const uint8_t *cdb,
+		       size_t len, const uint8_t *dout, size_t dlen)
+{
+	struct fhint_emu_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.cdb = cdb;
+	c.cdb_len = len;
+	c.dout = dout;
+	c.dout_len = dlen;
+	if (fhint_emu_exec(emu, &c))
+		return 0xff;
+	return c.status;
+}
+
+/* The child: writes until killed; acknowledges through @fd. */
+static void k9_child(const char *cfg, int fd, uint64_t seq, uint64_t seed)
+{
+	static const uint8_t tur[6], sync10[10] = { 0x35 };
+	struct fhint_emu *emu = NULL;
+	struct ack pending[K9_SYNC_EVERY];
+	uint8_t data[K9_BLOCKS * 512], cdb[16];
+	char err[256];
+	int np = 0;
+	bool direct;
+
+	if (fhint_emu_open(cfg, &emu, err, sizeof(err)))
+		_exit(2);
+	emu_media_set_compact_limit(dev_of(emu), 32768);
+	k9_exec(emu, tur, 6, NULL, 0);		/* power-on UA */
+	/* through the WRITE handlers when the build has them (emu_cmd_rw.c)
+	 * else straight into the medium */
+	direct = !emu_op_find(dev_of(emu), FHINT_OP_WRITE_16, 0, false) ||
+		 !emu_op_find(dev_of(emu), FHINT_OP_SYNCHRONIZE_CACHE_10, 0,
+			      false);
+	for (uint64_t i = 0;; i++, seq++) {
+		uint64_t lba = fhint_test_rand(&seed) % 4096 * K9_BLOCKS;
+		bool fua = (i / 50) % 2 == 0;	/* 50 FUA, 50 + SYNC, ... */
+		struct fhint_rw_cdb rc = { .op = FHINT_RW_WRITE_16, .lba = lba,
+					   .nlb = K9_BLOCKS, .fua = fua,
+					   .group = (uint8_t)(i % 4) };
+		struct ack a = { lba, seq };
+
+		for (int b = 0; b < K9_BLOCKS; b++)
+			k9_block(data + b * 512, lba + (uint64_t)b, seq);
+		fhint_rw_cdb_encode(&rc, cdb, sizeof(cdb));
+		if (direct) {
+			struct fhint_check chk;
+
+			memset(&chk, 0, sizeof(chk));
+			if (emu_media_write(dev_of(emu), lba, K9_BLOCKS, data,
+					    rc.group, fua, &chk))
+				_exit(3);
+		} else if (k9_exec(emu, cdb, 16, data, sizeof(data)) != 0) {
+			_exit(3);
+		}
+		if (fua) {
+			if (write(fd, &a, sizeof(a)) != sizeof(a))
+				_exit(4);
+			continue;
+		}
+		/* a write without FUA: GOOD already means the kernel has
+		 * data and record (a process kill loses nothing); the SYNC
+		 * CACHE makes them survive power loss too.  Both kinds of
+		 * acknowledgement are checked. */
+		a.seq |= K9_NOT_SYNCED;
+		if (write(fd, &a, sizeof(a)) != sizeof(a))
+			_exit(4);
+		a.seq &= ~K9_NOT_SYNCED;
+		pending[np++] = a;
+		if (np == K9_SYNC_EVERY) {
+			if (direct ? emu_media_sync(dev_of(emu), &(struct
+			    fhint_check){ 0 }) != 0 :
+			    k9_exec(emu, sync10, 10, NULL, 0) != 0)
+				_exit(5);
+			if (write(fd, pending, sizeof(pending)) !=
+			    (ssize_t)sizeof(pending))
+				_exit(4);
+			np = 0;
+		}
+	}
+}
+
+/* Record an acknowledgement; 1 if it is a durable (FUA / SYNC) one. */
+static int k9_ack(uint64_t *acked, const struct ack *a, uint64_t *unsynced)
+{
+	uint64_t seq = a->seq & ~K9_NOT_SYNCED;
+	uint64_t *slot = &acked[a->lba / K9_BLOCKS];
+
+	if (seq > *slot)
+		*slot = seq;
+	if (a->seq & K9_NOT_SYNCED) {
+		(*unsynced)++;
+		return 0;
+	}
+	return 1;
+}
+
+static void test_kill9_loses_nothing_acknowledged(void)
+{
+	const char *path = tpath("kill9.img");
+	const char *cfg = cfg_of(path, FLASH, true);
+	uint64_t *acked = calloc(4096, sizeof(uint64_t));	/* by page */
+	uint64_t seq = 1, seed = 2024, total_acks = 0, checked = 0;
+	uint64_t unsynced = 0, replayed = 0;
+	struct emu_media_info info;
+	int torn = 0;
+	struct timespec t0, t1;
+	uint8_t *buf = xbuf(K9_BLOCKS * 512);
+	int cycles = 0;
+
+	CU_ASSERT_FATAL(acked != NULL);
+	rm_dev(path);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int cyc = 0; cyc < K9_CYCLES; cyc++) {
+		struct fhint_emu *emu;
+		struct fhint_check chk;
+		struct ack a;
+		int pfd[2], status;
+		uint64_t want = 100 + fhint_test_rand(&seed) % 400, got = 0;
+		pid_t pid;
+		FILE *in;
+
+		memset(&chk, 0, sizeof(chk));
+		CU_ASSERT_FATAL(pipe(pfd) == 0);
+		pid = fork();
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0) {
+			close(pfd[0]);
+			k9_child(cfg, pfd[1], seq, seed + (uint64_t)cyc);
+			_exit(0);
+		}
+		close(pfd[1]);
+		in = fdopen(pfd[0], "rb");
+		while (got < want && fread(&a, sizeof(a), 1, in) == 1)
+			got += k9_ack(acked, &a, &unsynced);
+		/* land the kill anywhere in the next command */
+		usleep((useconds_t)(fhint_test_rand(&seed) % 2000));
+		kill(pid, SIGKILL);
+		/* acknowledgements already in the pipe count too */
+		while (fread(&a, sizeof(a), 1, in) == 1)
+			got += k9_ack(acked, &a, &unsynced);
+		fclose(in);
+		CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+		CU_ASSERT_TRUE(WIFSIGNALED(status) &&
+			       WTERMSIG(status) == SIGKILL);
+		total_acks += got;
+		seq += 1000000;	/* next child: larger sequence numbers */
+		/* every acknowledged block, as acknowledged or newer */
+		emu = emu_t_open(cfg);
+		emu_media_get_info(dev_of(emu), &info);
+		replayed += info.replayed_records;
+		torn += info.torn_bytes > 0;
+		for (uint64_t p = 0; p < 4096; p++) {
+			uint64_t run;
+			int state;
+
+			if (!acked[p])
+				continue;
+			CU_ASSERT_EQUAL(emu_media_read(dev_of(emu),
+						       p * K9_BLOCKS,
+						       K9_BLOCKS, buf, &chk), 0);
+			for (int b = 0; b < K9_BLOCKS; b++)
+				if (!k9_check(buf + b * 512,
+					      p * K9_BLOCKS + (uint64_t)b,
+					      acked[p])) {
+					fprintf(stderr, "\ncycle %d: page %llu "
+						"block %d lost (acked seq "
+						"%llu)\n", cyc,
+						(unsigned long long)p, b,
+						(unsigned long long)acked[p]);
+					CU_FAIL("acknowledged block lost");
+				}
+			CU_ASSERT_EQUAL(emu_media_lba_status(dev_of(emu),
+					p * K9_BLOCKS, K9_BLOCKS, &run,
+					&state), 0);
+			CU_ASSERT_EQUAL(state, EMU_LBA_MAPPED);
+			checked++;
+		}
+		fhint_emu_close(emu);
+		cycles++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "\n  kill -9: %d cycles, %llu durable acknowledgements"
+		" (FUA or SYNC) + %llu GOOD before SYNC, %llu page checks, "
+		"%llu records replayed, %d torn tails, %.2f s ", cycles,
+		(unsigned long long)total_acks, (unsigned long long)unsynced,
+		(unsigned long long)checked, (unsigned long long)replayed, torn,
+		(double)(t1.tv_sec - t0.tv_sec) +
+		(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	free(acked);
+	free(buf);
+}
+
+/* ---- figures: journal bytes per write, replay time ---- */
+
+static void figures_child(struct fhint_emu *emu, void *arg)
+{
+	struct emu_dev *dev = dev_of(emu);
+	struct fhint_check chk;
+	struct emu_media_info info;
+	uint64_t seed = 77, pages = dev->nblocks / 8;
+	uint8_t w[4096];
+	int n = *(int *)arg;
+
+	memset(&chk, 0, sizeof(chk));
+	memset(w, 0x5a, sizeof(w));
+	emu_media_set_compact_limit(dev, UINT64_MAX);
+	/* precondition: full, then random 4 KiB writes in GC steady state */
+	for (uint64_t p = 0; p < pages; p++)
+		emu_media_write(dev, p * 8, 8, w, 0, false, &chk);
+	emu_media_compact(dev);
+	emu_media_get_info(dev, &info);
+	for (int i = 0; i < n; i++)
+		emu_media_write(dev, fhint_test_rand(&seed) % pages * 8, 8, w,
+				0, false, &chk);
+	{
+		struct emu_media_info after;
+		struct fhint_emu_stats st;
+
+		emu_media_get_info(dev, &after);
+		fhint_emu_get_stats(emu, &st);
+		fprintf(stderr, "\n  journal: %.1f bytes per random 4 KiB "
+			"write at WA %.2f (%llu records, checkpoint %llu "
+			"bytes) ", (double)(after.append_bytes -
+					    info.append_bytes) / n,
+			st.write_amplification,
+			(unsigned long long)(after.appends - info.appends),
+			(unsigned long long)after.checkpoint_bytes);
+	}
+}
+
+static void test_figures_journal_and_replay(void)
+{
+	const char *path = tpath("figures.img");
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_emu_stats st;
+	int n = 20000;
+
+	rm_dev(path);
+	crash_child(cfg_of(path, FLASH, true), figures_child, &n);
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	emu_media_get_info(dev_of(emu), &info);
+	fhint_emu_get_stats(emu, &st);
+	fprintf(stderr, "\n  replay: %llu records (%llu bytes) in %.1f ms ",
+		(unsigned long long)info.replayed_records,
+		(unsigned long long)(info.checkpoint_bytes),
+		(double)info.replay_ns / 1e6);
+	/* the checkpoint after preconditioning, then one per write */
+	CU_ASSERT_EQUAL(info.replayed_records, (uint64_t)n + 1);
+	CU_ASSERT_EQUAL(st.host_write_blocks, (4096 + (uint64_t)n) * 8);
+	fhint_emu_close(emu);
+}
+
+/* ---- capacity change persists ---- */
+
+static void resize_persists(const char *name, const char *keys)
+{
+	const char *path = tpath(name);
+	struct fhint_emu *emu;
+	struct fhint_check chk;
+	char err[512], k16[256], k32[256], k8[256];
+	uint8_t w[8 * 512], r[8 * 512];
+
+	memset(&chk, 0, sizeof(chk));
+	snprintf(k16, sizeof(k16), "size=16M&%s", keys);
+	snprintf(k32, sizeof(k32), "size=32M&%s", keys);
+	snprintf(k8, sizeof(k8), "size=8M&%s", keys);
+	rm_dev(path);
+	emu = emu_t_open(cfg_of(path, k16, true));
+	pattern(w, 0, 8, 3);
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), 96, 8, w, 0, false,
+					&chk), 0);
+	CU_ASSERT_EQUAL(fhint_emu_reconfig(emu, cfg_of(path, k32, true), err,
+					   sizeof(err)), 0);
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), 60000, 8, w, 0, false,
+					&chk), 0);
+	fhint_emu_close(emu);
+	CU_ASSERT_EQUAL(file_size(path), 32 << 20);
+	/* the metadata says 32M now */
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, k16, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "size=33554432 there"));
+	emu = emu_t_open(cfg_of(path, k32, false));
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 60000, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 96, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	/* shrink: the file follows */
+	CU_ASSERT_EQUAL(fhint_emu_reconfig(emu, cfg_of(path, k8, false), err,
+					   sizeof(err)), 0);
+	fhint_emu_close(emu);
+	CU_ASSERT_EQUAL(file_size(path), 8 << 20);
+	emu = emu_t_open(cfg_of(path, k8, false));
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 96, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	fhint_emu_close(emu);
+}
+
+static void test_resize_persists(void)
+{
+	resize_persists("resize-thin.img", "profile=thin");
+	resize_persists("resize-flash.img", "lbs=512&page=4096&ppb=16&op=0.2");
+}
+
+static CU_TestInfo tests[] = {
+	{ "reopen restores data, mapping, statistics: flash",
+	  test_reopen_flash },
+	{ "reopen: thin", test_reopen_thin },
+	{ "reopen: smr host aware", test_reopen_smr_host_aware },
+	{ "reopen: smr drive managed", test_reopen_smr_drive_managed },
+	{ "crash (no close): the journal is replayed",
+	  test_replay_after_crash },
+	{ "crash replay equals the same work without a crash",
+	  test_replay_equals_uncrashed_run },
+	{ "data whose records were lost reads zeros (power loss image)",
+	  test_data_without_record_reads_zeros },
+	{ "statistics reset is journaled", test_reset_stats_survives_crash },
+	{ "a huge UNMAP is journaled in pieces", test_big_unmap_is_pieces },
+	{ "compaction under load keeps the journal bounded",
+	  test_compaction_under_load },
+	{ "metadata of another device or not a journal: -EBADMSG",
+	  test_foreign_metadata_refused },
+	{ "missing data or metadata", test_missing_files },
+	{ "damage before the tail: -EBADMSG", test_corrupt_middle_refused },
+	{ "torn tail: cut off, the unacknowledged write is lost",
+	  test_torn_tail_accepted },
+	{ "a data file without metadata is imported",
+	  test_import_existing_file },
+	{ "smr: ZBC OUT commands survive a crash",
+	  test_smr_zone_commands_survive_crash },
+	{ "WCE=0: every write synced", test_wce0_syncs_every_write },
+	{ "capacity change is persistent", test_resize_persists },
+	{ "kill -9 loses nothing acknowledged (FUA, SYNCHRONIZE CACHE)",
+	  test_kill9_loses_nothing_acknowledged },
+	{ "figures: journal bytes per write, replay time",
+	  test_figures_journal_and_replay },
+	CU_TEST_INFO_NULL,
+};
+
+static int suite_cleanup(void)
+{
+	emu_t_cleanup();
+	return 0;
+}
+
+FHINT_SUITE_FULL("emu_persist", tests, NULL, suite_cleanup);
