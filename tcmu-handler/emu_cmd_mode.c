@@ -1,0 +1,907 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tcmu-handler/emu_cmd_mode.c - MODE SENSE(6)/(10), MODE SELECT(6)/(10)
+ * (SPC-5 6.12-6.15), LOG SENSE (SPC-5 6.10), GET STREAM STATUS (SBC-4 5.9)
+ * and STREAM CONTROL (SBC-4 5.32) of the emulated LUN.
+ *
+ * Mode pages (one shared copy for every I_T nexus; no saved values):
+ *   08h     Caching                    WCE changeable (dev->wce)
+ *   0Ah/00h Control                    D_SENSE changeable (dev->d_sense)
+ *   0Ah/01h Control Extension          nothing changeable
+ *   0Ah/05h IO Advice Hints Grouping   cfg.perm_streams stream descriptors
+ *   1Ch     Informational Exceptions   DEXCPT = 1, nothing changeable
+ * Log pages: 00h (00h, FFh), 0Ch Logical Block Provisioning, 30h fhint
+ * statistics (vendor specific).  Choices and clauses:
+ * spec-notes/emulator-mode.md.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fhint/endian.h"
+#include "fhint/scsi_io_advice.h"
+#include "fhint/scsi_mode.h"
+#include "fhint/scsi_mode_control.h"
+#include "fhint/scsi_proto.h"
+#include "fhint/scsi_stream_status.h"
+
+#include "emu_mode.h"
+#include "emu_priv.h"
+
+#define MODE_BUF	2048	/* header + bd + every page (1116 bytes) */
+#define PAGE_MAX	1040	/* the largest page: IO advice, 64 desc. */
+#define LOG_BUF		2048	/* the statistics page with 64 groups */
+
+static size_t min_sz(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+static int top_bit(uint8_t v)
+{
+	return 31 - __builtin_clz(v);
+}
+
+/* A handler bug, not the initiator's: 44/00. */
+static int internal_error(struct emu_req *req)
+{
+	return fhint_check_set(&req->chk, FHINT_SK_HARDWARE_ERROR,
+			       FHINT_ASC_INTERNAL_TARGET_FAILURE, 0, -EIO);
+}
+
+static int param_list_length_error(struct fhint_check *chk)
+{
+	return fhint_check_set(chk, FHINT_SK_ILLEGAL_REQUEST,
+			       FHINT_ASC_PARAM_LIST_LENGTH_ERROR, 0, -EBADMSG);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared values                                                       */
+
+uint8_t emu_mode_threshold_exponent(const struct emu_dev *dev)
+{
+	uint8_t e = 1;
+
+	/* the rule VPD B2h uses (emu_cmd_basic.c): thresholds only with a
+	 * thin soft threshold; then the smallest e >= 1 that makes the
+	 * capacity in sets of 2^e blocks fit 32 bits */
+	if (dev->cfg.profile != EMU_PROFILE_THIN || !dev->cfg.threshold_pct)
+		return 0;
+	while ((dev->nblocks >> e) > 0xffffffffULL)
+		e++;
+	return e;
+}
+
+uint16_t emu_mode_max_streams(const struct emu_dev *dev)
+{
+	/* VPD B7h MAXIMUM NUMBER OF STREAMS is cfg.streams - 1 (one FTL
+	 * stream is group 0); never fewer than the permanent streams */
+	uint32_t max = dev->cfg.streams ? dev->cfg.streams - 1 : 0;
+
+	if (max < dev->cfg.perm_streams)
+		max = dev->cfg.perm_streams;
+	return (uint16_t)max;
+}
+
+/* ------------------------------------------------------------------ */
+/* Mode pages                                                          */
+
+enum mpage {
+	MP_CACHING,
+	MP_CONTROL,
+	MP_CONTROL_EXT,
+	MP_IO_ADVICE,
+	MP_IEC,
+	MP_COUNT
+};
+
+/* In the order MODE SENSE returns them: page code, then subpage code. */
+static const struct {
+	uint8_t page, subpage;
+} mpages[MP_COUNT] = {
+	[MP_CACHING]	 = { FHINT_MODE_PAGE_CACHING, 0 },
+	[MP_CONTROL]	 = { FHINT_MODE_PAGE_CONTROL,
+			     FHINT_MODE_SUBPAGE_CONTROL },
+	[MP_CONTROL_EXT] = { FHINT_MODE_PAGE_CONTROL,
+			     FHINT_MODE_SUBPAGE_CONTROL_EXT },
+	[MP_IO_ADVICE]	 = { FHINT_MODE_PAGE_CONTROL,
+			     FHINT_MODE_SUBPAGE_IO_ADVICE_HINTS },
+	[MP_IEC]	 = { FHINT_MODE_PAGE_INFORMATIONAL_EXCEPTIONS, 0 },
+};
+
+/*
+ * IO Advice Hints Grouping page (SBC-4 6.5.7): descriptors 0 ..
+ * perm_streams - 1 have ST_ENBLE set (GET STREAM STATUS from that index
+ * on starts with a permanent stream), descriptor perm_streams is all
+ * zero so that Linux sd_read_io_hints() stops there: its permanent stream
+ * count is then exactly cfg.perm_streams.  @max_desc limits the
+ * descriptors to what fits (MODE SENSE(6)).
+ */
+static void io_advice_values(const struct emu_dev *dev, bool changeable,
+			     size_t max_desc, struct fhint_io_advice_page *p)
+{
+	size_t perm = dev->cfg.perm_streams, n = perm + 1, i;
+
+	if (n > FHINT_IO_ADVICE_MAX_DESC)
+		n = FHINT_IO_ADVICE_MAX_DESC;
+	if (n > max_desc)
+		n = max_desc;
+	memset(p, 0, sizeof(*p));
+	p->nr_desc = (uint16_t)n;
+	if (changeable)
+		return;
+	for (i = 0; i < n && i < perm; i++) {
+		p->desc[i].mode = FHINT_IO_ADVICE_MODE_VALID;
+		p->desc[i].st_enble = true;
+	}
+}
+
+/*
+ * Encode page @k for page control @pc (current, changeable or default)
+ * into @buf (@room bytes).  Returns its length, 0 when it does not fit, or
+ * a negative errno (a bug).
+ */
+static int page_encode(const struct emu_dev *dev, enum mpage k, uint8_t pc,
+		       uint8_t *buf, size_t room)
+{
+	bool chg = pc == FHINT_MODE_PC_CHANGEABLE;
+	bool cur = pc == FHINT_MODE_PC_CURRENT;
+
+	switch (k) {
+	case MP_CACHING: {
+		struct emu_mode_caching c;
+
+		if (room < EMU_MODE_CACHING_LEN)
+			return 0;
+		memset(&c, 0, sizeof(c));
+		c.wce = chg ? true : cur ? dev->wce : dev->cfg.wce;
+		return emu_mode_caching_encode(&c, buf, room);
+	}
+	case MP_CONTROL: {
+		struct fhint_mode_control c;
+
+		if (room < FHINT_MODE_CONTROL_LEN)
+			return 0;
+		memset(&c, 0, sizeof(c));
+		if (chg) {
+			c.d_sense = true;
+		} else {
+			c.tst = FHINT_CTL_TST_ONE_TASK_SET;
+			c.d_sense = cur ? dev->d_sense : dev->cfg.d_sense;
+			c.gltsd = true;		/* log parameters never saved */
+			c.qam = FHINT_CTL_QAM_RESTRICTED;
+			c.qerr = FHINT_CTL_QERR_CONTINUE;
+			c.ua_intlck_ctrl = FHINT_CTL_UA_INTLCK_CLEAR;
+		}
+		return fhint_mode_control_encode(&c, buf, room);
+	}
+	case MP_CONTROL_EXT: {
+		struct emu_mode_control_ext c;
+
+		if (room < EMU_MODE_CONTROL_EXT_LEN)
+			return 0;
+		memset(&c, 0, sizeof(c));
+		return emu_mode_control_ext_encode(&c, buf, room);
+	}
+	case MP_IO_ADVICE: {
+		struct fhint_io_advice_page p;
+
+		if (room < FHINT_IO_ADVICE_HDR_LEN + FHINT_IO_ADVICE_DESC_LEN)
+			return 0;
+		io_advice_values(dev, chg, (room - FHINT_IO_ADVICE_HDR_LEN) /
+				 FHINT_IO_ADVICE_DESC_LEN, &p);
+		return fhint_io_advice_page_encode(&p, buf, room);
+	}
+	case MP_IEC: {
+		struct emu_mode_iec c;
+
+		if (room < EMU_MODE_IEC_LEN)
+			return 0;
+		memset(&c, 0, sizeof(c));
+		c.dexcpt = !chg;	/* no informational exceptions */
+		return emu_mode_iec_encode(&c, buf, room);
+	}
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Which pages a MODE SENSE PAGE CODE / SUBPAGE CODE pair names. */
+static int select_pages(const struct fhint_mode_sense_cdb *ms,
+			bool want[MP_COUNT], struct fhint_check *chk)
+{
+	bool page_known = false;
+	int k, n = 0;
+
+	for (k = 0; k < MP_COUNT; k++) {
+		want[k] = false;
+		if (ms->page_code == FHINT_MODE_PAGE_ALL) {
+			if (ms->subpage_code == FHINT_MODE_SUBPAGE_ALL)
+				want[k] = true;
+			else if (ms->subpage_code == 0)
+				want[k] = mpages[k].subpage == 0;
+		} else if (mpages[k].page == ms->page_code) {
+			page_known = true;
+			want[k] = ms->subpage_code == FHINT_MODE_SUBPAGE_ALL ||
+				  ms->subpage_code == mpages[k].subpage;
+		}
+		n += want[k];
+	}
+	if (ms->page_code != FHINT_MODE_PAGE_ALL && !page_known)
+		return fhint_check_cdb(chk, 2, 5);
+	if (!n)
+		return fhint_check_cdb(chk, 3, -1);
+	return 0;
+}
+
+static int mode_sense(struct emu_req *req)
+{
+	struct emu_dev *dev = req->dev;
+	struct fhint_mode_sense_cdb ms;
+	struct fhint_mode_header h;
+	bool want[MP_COUNT];
+	uint8_t buf[MODE_BUF];
+	size_t off, limit;
+	int ret, k;
+
+	ret = fhint_mode_sense_cdb_decode(req->cmd->cdb, req->cmd->cdb_len,
+					  &ms, &req->chk);
+	if (ret < 0)
+		return ret;
+	/* SPC-5 6.14.2: no saved values */
+	if (ms.pc == FHINT_MODE_PC_SAVED)
+		return fhint_check_field(&req->chk,
+					 FHINT_ASC_SAVING_PARAMS_NOT_SUPPORTED,
+					 0, true, 2, 7);
+	ret = select_pages(&ms, want, &req->chk);
+	if (ret < 0)
+		return ret;
+
+	memset(&h, 0, sizeof(h));
+	h.ten = ms.ten;
+	h.dev_specific = FHINT_MODE_DSP_DPOFUA;	/* SBC-4 6.4.1: FUA works */
+	off = ms.ten ? FHINT_MODE_HDR10_LEN : FHINT_MODE_HDR6_LEN;
+	/* MODE DATA LENGTH of the (6) header is one byte */
+	limit = ms.ten ? sizeof(buf) : 256;
+	memset(buf, 0, off);
+	if (!ms.dbd) {
+		struct fhint_mode_block_desc bd = { 0, 0 };
+
+		h.longlba = ms.ten && ms.llbaa;
+		if (ms.pc != FHINT_MODE_PC_CHANGEABLE) {
+			bd.nr_blocks = dev->nblocks;
+			bd.block_len = dev->lbs;
+		}
+		ret = fhint_mode_bd_encode(&bd, h.longlba, buf + off,
+					   limit - off);
+		if (ret < 0)
+			return internal_error(req);
+		h.bd_length = (uint16_t)ret;
+		off += (size_t)ret;
+	}
+	for (k = 0; k < MP_COUNT; k++) {
+		if (!want[k])
+			continue;
+		ret = page_encode(dev, (enum mpage)k, ms.pc, buf + off,
+				  limit - off);
+		if (ret < 0)
+			return internal_error(req);
+		off += (size_t)ret;
+	}
+	h.mode_data_length = (uint16_t)(off - (ms.ten ? 2 : 1));
+	if (fhint_mode_header_encode(&h, buf, off) < 0)
+		return internal_error(req);
+	return emu_din(req, buf, min_sz(off, ms.alloc_len));
+}
+
+/* ---- MODE SELECT ---- */
+
+struct mode_state {
+	bool d_sense;
+	bool wce;
+};
+
+/*
+ * Where a refused change at page byte @i, bit @b points (SPC-5 4.4.2.2:
+ * FIELD POINTER names the first byte of the field, BIT POINTER the most
+ * significant bit of a multi-bit field; a field of whole bytes gets no
+ * BIT POINTER, as the codecs' decoders do).  Per byte: a mask of the bits
+ * that begin a field (0: the byte is part of a byte-sized field); bytes
+ * not listed hold single-bit fields.
+ */
+struct span {
+	uint8_t first, len;		/* a multi-byte field */
+};
+
+static void field_of(enum mpage k, size_t i, int b, uint16_t *field,
+		     int *bit)
+{
+	static const struct span caching_spans[] = {
+		{ 4, 2 }, { 6, 2 }, { 8, 2 }, { 10, 2 }, { 14, 2 }, { 17, 3 },
+	};
+	static const struct span control_spans[] = {
+		{ 6, 2 }, { 8, 2 }, { 10, 2 },
+	};
+	static const struct span iec_spans[] = { { 4, 4 }, { 8, 4 } };
+	const struct span *sp = NULL;
+	size_t nsp = 0, j, d;
+	uint8_t msb = 0xff;
+	int x;
+
+	switch (k) {
+	case MP_CACHING:
+		sp = caching_spans;
+		nsp = sizeof(caching_spans) / sizeof(*sp);
+		msb = i == 3 ? 0x88 : i == 12 ? 0xf5 : i == 13 || i == 16 ?
+		      0x00 : 0xff;
+		break;
+	case MP_CONTROL:
+		sp = control_spans;
+		nsp = sizeof(control_spans) / sizeof(*sp);
+		msb = i == 2 ? 0x9f : i == 3 ? 0x8d : i == 4 ? 0xec :
+		      i == 5 ? 0xfc : 0xff;
+		break;
+	case MP_CONTROL_EXT:
+		msb = i == 4 ? 0xff : i == 5 ? 0xf8 : 0x00;
+		break;
+	case MP_IO_ADVICE:
+		if (i < FHINT_IO_ADVICE_HDR_LEN) {
+			msb = 0x00;
+			break;
+		}
+		d = (i - FHINT_IO_ADVICE_HDR_LEN) % FHINT_IO_ADVICE_DESC_LEN;
+		msb = d == 0 ? 0xbf : d == 4 ? 0xe8 : 0x00;
+		break;
+	case MP_IEC:
+		sp = iec_spans;
+		nsp = sizeof(iec_spans) / sizeof(*sp);
+		msb = i == 3 ? 0xf8 : 0xff;
+		break;
+	default:
+		break;
+	}
+	for (j = 0; j < nsp; j++) {
+		if (i >= sp[j].first && i < (size_t)sp[j].first + sp[j].len) {
+			*field = sp[j].first;
+			*bit = -1;
+			return;
+		}
+	}
+	*field = (uint16_t)i;
+	*bit = -1;
+	for (x = b; x < 8 && msb; x++) {
+		if (msb & (1u << x)) {
+			*bit = x;
+			return;
+		}
+	}
+}
+
+/*
+ * Check one page of a MODE SELECT list against the page the device has
+ * (same length, only changeable bits differing from the current values)
+ * and take its new values into @st.  Field pointers are relative to the
+ * page; the caller rebases them.
+ */
+static int page_apply(const struct emu_dev *dev, enum mpage k,
+		      const struct fhint_mode_page *pg, struct mode_state *st,
+		      struct fhint_check *chk)
+{
+	uint8_t cur[PAGE_MAX], mask[PAGE_MAX];
+	size_t hdr = pg->spf ? FHINT_MODE_SUBPAGE_HDR_LEN
+			     : FHINT_MODE_PAGE0_HDR_LEN, i;
+	int n, ret;
+
+	n = page_encode(dev, k, FHINT_MODE_PC_CURRENT, cur, sizeof(cur));
+	ret = page_encode(dev, k, FHINT_MODE_PC_CHANGEABLE, mask, sizeof(mask));
+	if (n <= 0 || ret != n)
+		return fhint_check_set(chk, FHINT_SK_HARDWARE_ERROR,
+				       FHINT_ASC_INTERNAL_TARGET_FAILURE, 0,
+				       -EIO);
+	/* SPC-5 6.12: the PAGE LENGTH must be the device's */
+	if (pg->len != (size_t)n)
+		return fhint_check_param(chk, pg->spf ? 2 : 1, -1);
+
+	switch (k) {
+	case MP_CACHING: {
+		struct emu_mode_caching c;
+
+		ret = emu_mode_caching_decode(pg->data, pg->len, &c, chk);
+		st->wce = c.wce;
+		break;
+	}
+	case MP_CONTROL: {
+		struct fhint_mode_control c;
+
+		ret = fhint_mode_control_decode(pg->data, pg->len, &c, chk);
+		st->d_sense = c.d_sense;
+		break;
+	}
+	case MP_CONTROL_EXT: {
+		struct emu_mode_control_ext c;
+
+		ret = emu_mode_control_ext_decode(pg->data, pg->len, &c, chk);
+		break;
+	}
+	case MP_IO_ADVICE: {
+		struct fhint_io_advice_page p;
+
+		ret = fhint_io_advice_page_decode(pg->data, pg->len, &p, chk);
+		break;
+	}
+	case MP_IEC: {
+		struct emu_mode_iec c;
+
+		ret = emu_mode_iec_decode(pg->data, pg->len, &c, chk);
+		break;
+	}
+	default:
+		ret = -EINVAL;
+	}
+	if (ret < 0)
+		return ret;
+	/* SPC-5 6.12: a change to a field that is not changeable */
+	for (i = hdr; i < pg->len; i++) {
+		uint8_t diff = (uint8_t)((pg->data[i] ^ cur[i]) & ~mask[i]);
+
+		if (diff) {
+			uint16_t field;
+			int bit;
+
+			field_of(k, i, top_bit(diff), &field, &bit);
+			return fhint_check_param(chk, field, bit);
+		}
+	}
+	return 0;
+}
+
+/* The page a MODE SELECT list carries; 26/00 at the unknown code. */
+static int page_lookup(const struct fhint_mode_page *pg,
+		       struct fhint_check *chk)
+{
+	bool page_known = false;
+	int k;
+
+	for (k = 0; k < MP_COUNT; k++) {
+		if (mpages[k].page != pg->page_code)
+			continue;
+		page_known = true;
+		if (mpages[k].subpage == pg->subpage_code &&
+		    pg->spf == (mpages[k].subpage != 0))
+			return k;
+	}
+	if (!page_known)
+		return fhint_check_param(chk, 0, 5);
+	if (pg->spf && pg->subpage_code == 0)
+		return fhint_check_param(chk, 0, 6);	/* sub_page for 00h */
+	return fhint_check_param(chk, 1, -1);
+}
+
+static int block_desc_check(const struct emu_dev *dev,
+			    const struct fhint_mode_list *ml, bool ten,
+			    struct fhint_check *chk)
+{
+	struct fhint_mode_block_desc d;
+	bool longlba = ml->hdr.longlba;
+	size_t unit = longlba ? FHINT_MODE_BD_LONG_LEN
+			      : FHINT_MODE_BD_SHORT_LEN;
+	bool count_ok;
+	int ret;
+
+	if (!ml->bd_len)
+		return 0;
+	/* a direct-access LU has one block descriptor (SBC-4 6.4.2) */
+	if (ml->bd_len != unit)
+		return fhint_check_param(chk, ten ? 6 : 3, -1);
+	ret = fhint_mode_bd_decode(ml->bd, ml->bd_len, longlba, &d, chk);
+	if (ret < 0) {
+		fhint_mode_check_rebase(chk, ml->hdr_len);
+		return ret;
+	}
+	/* SBC-4 6.4.2.2: 0 = no change; FFFFFFFFh = "too many to say" */
+	count_ok = d.nr_blocks == 0 || d.nr_blocks == dev->nblocks ||
+		   (!longlba && d.nr_blocks == 0xffffffffULL &&
+		    dev->nblocks >= 0xffffffffULL);
+	if (!count_ok)
+		return fhint_check_param(chk, (uint16_t)ml->hdr_len, -1);
+	if (d.block_len != dev->lbs)
+		return fhint_check_param(chk, (uint16_t)(ml->hdr_len +
+					 (longlba ? 12 : 5)), -1);
+	return 0;
+}
+
+static int mode_select(struct emu_req *req)
+{
+	struct emu_dev *dev = req->dev;
+	struct fhint_check *chk = &req->chk;
+	struct fhint_mode_select_cdb sel;
+	struct fhint_mode_list ml;
+	struct fhint_mode_page_iter it;
+	struct fhint_mode_page pg;
+	struct mode_state st = { dev->d_sense, dev->wce };
+	size_t i;
+	int ret, k;
+
+	ret = fhint_mode_select_cdb_decode(req->cmd->cdb, req->cmd->cdb_len,
+					   &sel, chk);
+	if (ret < 0)
+		return ret;
+	if (sel.sp)				/* no saved pages */
+		return fhint_check_cdb(chk, 1, 0);
+	if (sel.rtd) {
+		/* SPC-5 6.12: revert to defaults, no parameter list */
+		if (sel.param_len)
+			return fhint_check_cdb(chk, 1, 1);
+		st.d_sense = dev->cfg.d_sense;
+		st.wce = dev->cfg.wce;
+		goto commit;
+	}
+	if (!sel.pf)				/* vendor-specific pages */
+		return fhint_check_cdb(chk, 1, 4);
+	if (!sel.param_len)
+		return 0;
+	if (req->cmd->dout_len < sel.param_len)
+		return param_list_length_error(chk);
+
+	ret = fhint_mode_list_parse(req->cmd->dout, sel.param_len, sel.ten,
+				    true, &ml, chk);
+	if (ret == -EBADMSG && chk->sense_key == FHINT_SK_NO_SENSE)
+		return param_list_length_error(chk);	/* short header */
+	if (ret < 0)
+		return ret;
+	/* SBC-4 6.4.1: MEDIUM TYPE 00h; the device-specific parameter (WP,
+	 * DPOFUA) is ignored in MODE SELECT */
+	if (ml.hdr.medium_type)
+		return fhint_check_param(chk, sel.ten ? 2 : 1, -1);
+	ret = block_desc_check(dev, &ml, sel.ten, chk);
+	if (ret < 0)
+		return ret;
+
+	fhint_mode_page_iter_init(&it, ml.pages, ml.pages_len);
+	while ((ret = fhint_mode_page_next(&it, &pg)) > 0) {
+		size_t poff = ml.pages_offset + pg.offset;
+
+		/* SPC-5 7.5.7: PS is reserved in MODE SELECT */
+		if (pg.ps)
+			return fhint_check_param(chk, (uint16_t)poff, 7);
+		k = page_lookup(&pg, chk);
+		if (k < 0) {
+			fhint_mode_check_rebase(chk, poff);
+			return k;
+		}
+		ret = page_apply(dev, (enum mpage)k, &pg, &st, chk);
+		if (ret < 0) {
+			fhint_mode_check_rebase(chk, poff);
+			return ret;
+		}
+	}
+	if (ret < 0)				/* a page cut by the length */
+		return param_list_length_error(chk);
+
+commit:
+	if (st.d_sense == dev->d_sense && st.wce == dev->wce)
+		return 0;
+	dev->d_sense = st.d_sense;
+	dev->wce = st.wce;
+	/* SPC-5 6.12: MODE PARAMETERS CHANGED for the other I_T nexuses */
+	for (i = 0; i < FHINT_EMU_MAX_INITIATORS; i++)
+		if (i != req->cmd->initiator)
+			fhint_ua_queue_establish(&dev->ua[i],
+					FHINT_UA_MODE_PARAMETERS_CHANGED);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* LOG SENSE                                                           */
+
+static const uint8_t log_pages[] = {
+	FHINT_LOG_PAGE_SUPPORTED,
+	FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING,
+	EMU_LOG_PAGE_FHINT_STATS,
+};
+#define NR_LOG_PAGES	(sizeof(log_pages) / sizeof(log_pages[0]))
+
+/* The statistics as fhint_emu_get_stats() gives them (lock held). */
+static void current_stats(struct emu_dev *dev, struct fhint_emu_stats *st)
+{
+	*st = dev->stats;
+	st->capacity_blocks = dev->nblocks;
+	st->block_size = dev->lbs;
+	emu_media_stats(dev, st);
+}
+
+static uint64_t x1000(double v)
+{
+	return v > 0 ? (uint64_t)(v * 1000.0 + 0.5) : 0;
+}
+
+struct log_out {
+	uint8_t *buf;
+	size_t len;		/* bytes written so far */
+	size_t size;
+	uint16_t param_ptr;
+	uint16_t max_code;	/* highest parameter code of the page */
+	int err;
+};
+
+/* Append one parameter with an 8-byte value if its code >= the pointer. */
+static void put_param(struct log_out *o, uint16_t code, uint8_t format,
+		      const uint8_t value[8])
+{
+	struct emu_log_param p = { .code = code, .format = format,
+				   .length = 8 };
+	int ret;
+
+	if (code > o->max_code)
+		o->max_code = code;
+	if (code < o->param_ptr || o->err)
+		return;
+	ret = emu_log_param_encode(&p, value, o->buf + o->len,
+				   o->size - o->len);
+	if (ret < 0)
+		o->err = ret;
+	else
+		o->len += (size_t)ret;
+}
+
+static void put_counter(struct log_out *o, uint16_t code, uint64_t v,
+			uint8_t format)
+{
+	uint8_t value[8];
+
+	fhint_put_be64(value, v);
+	put_param(o, code, format, value);
+}
+
+/* SBC-4 6.4.5: RESOURCE COUNT in threshold sets, SCOPE 01b dedicated. */
+static void put_lbp(struct log_out *o, uint16_t code, uint64_t sets)
+{
+	uint8_t value[8] = { 0 };
+
+	fhint_put_be32(value, sets > 0xffffffffULL ? 0xffffffffu :
+						      (uint32_t)sets);
+	value[4] = 0x01;
+	put_param(o, code, EMU_LOG_FL_BINARY_LIST, value);
+}
+
+static void lbp_params(struct emu_dev *dev, struct log_out *o)
+{
+	struct fhint_emu_stats st;
+	uint8_t te = emu_mode_threshold_exponent(dev);
+	uint64_t used, avail, set = 1ULL << te;
+
+	current_stats(dev, &st);
+	used = st.mapped_blocks < dev->nblocks ? st.mapped_blocks
+					       : dev->nblocks;
+	avail = dev->nblocks - used;
+	put_lbp(o, EMU_LOG_LBP_AVAILABLE, avail >> te);
+	put_lbp(o, EMU_LOG_LBP_USED, (used + set - 1) >> te);
+}
+
+static void stats_params(struct emu_dev *dev, bool defaults,
+			 struct log_out *o)
+{
+	struct fhint_emu_stats st;
+	uint32_t g, groups = dev->cfg.perm_streams;
+
+	if (defaults)
+		memset(&st, 0, sizeof(st));	/* values after a reset */
+	else
+		current_stats(dev, &st);
+	if (groups > 63)
+		groups = 63;
+	put_counter(o, EMU_LOG_STAT_HOST_WRITE_BLOCKS, st.host_write_blocks,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, EMU_LOG_STAT_UNMAPPED_BLOCKS, st.unmapped_blocks,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, EMU_LOG_STAT_MAPPED_BLOCKS, st.mapped_blocks,
+		    EMU_LOG_FL_BINARY_LIST);
+	put_counter(o, EMU_LOG_STAT_MEDIA_WRITE_BYTES, st.media_write_bytes,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, EMU_LOG_STAT_WA_X1000, x1000(st.write_amplification),
+		    EMU_LOG_FL_BINARY_LIST);
+	put_counter(o, EMU_LOG_STAT_GC_PAGES, st.gc_pages,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, EMU_LOG_STAT_ERASES, st.erases,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, EMU_LOG_STAT_BAND_REWRITES, st.band_rewrites,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, EMU_LOG_STAT_COMMANDS, st.commands,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, EMU_LOG_STAT_CHECK_CONDITIONS, st.check_conditions,
+		    EMU_LOG_FL_BOUNDED_COUNTER);
+	for (g = 0; g <= groups; g++)
+		put_counter(o, (uint16_t)(EMU_LOG_STAT_GROUP_BLOCKS + g),
+			    st.group_write_blocks[g],
+			    EMU_LOG_FL_BOUNDED_COUNTER);
+	for (g = 0; g <= groups; g++)
+		put_counter(o, (uint16_t)(EMU_LOG_STAT_GROUP_WA_X1000 + g),
+			    x1000(st.group_wa[g]), EMU_LOG_FL_BINARY_LIST);
+}
+
+static bool log_page_known(uint8_t page)
+{
+	size_t i;
+
+	for (i = 0; i < NR_LOG_PAGES; i++)
+		if (log_pages[i] == page)
+			return true;
+	return false;
+}
+
+static int log_sense(struct emu_req *req)
+{
+	struct emu_dev *dev = req->dev;
+	struct emu_log_sense_cdb ls;
+	struct emu_log_page_hdr h;
+	struct log_out o;
+	uint8_t buf[LOG_BUF];
+	size_t i;
+	int ret;
+
+	ret = emu_log_sense_cdb_decode(req->cmd->cdb, req->cmd->cdb_len, &ls,
+				       &req->chk);
+	if (ret < 0)
+		return ret;
+	if (ls.ppc)		/* obsolete in SPC-5; fhint never had it */
+		return fhint_check_cdb(&req->chk, 1, 1);
+	if (ls.sp)		/* SPC-5 6.10: log parameters are not saved */
+		return fhint_check_cdb(&req->chk, 1, 0);
+	/* no threshold values: only the cumulative ones (PC 01b, 11b) */
+	if (ls.pc == EMU_LOG_PC_THRESHOLD ||
+	    ls.pc == EMU_LOG_PC_DEFAULT_THRESHOLD)
+		return fhint_check_cdb(&req->chk, 2, 7);
+	if (!log_page_known(ls.page_code))
+		return fhint_check_cdb(&req->chk, 2, 5);
+	if (ls.subpage_code != 0 && ls.subpage_code != FHINT_LOG_SUBPAGE_ALL)
+		return fhint_check_cdb(&req->chk, 3, -1);
+
+	memset(&o, 0, sizeof(o));
+	o.buf = buf;
+	o.size = sizeof(buf);
+	o.len = EMU_LOG_PAGE_HDR_LEN;
+	o.param_ptr = ls.param_ptr;
+	memset(&h, 0, sizeof(h));
+	h.ds = true;		/* log parameters are never saved */
+	h.page_code = ls.page_code;
+	h.subpage_code = ls.subpage_code;
+	h.spf = ls.subpage_code != 0;
+
+	if (ls.subpage_code == FHINT_LOG_SUBPAGE_ALL) {
+		/* supported pages and subpages (00h/FFh, SPC-5 7.3.x), or
+		 * the subpages of one page: (page, 00h) and (page, FFh) */
+		if (ls.param_ptr)
+			return fhint_check_cdb(&req->chk, 5, -1);
+		for (i = 0; i < NR_LOG_PAGES; i++) {
+			if (ls.page_code != FHINT_LOG_PAGE_SUPPORTED &&
+			    ls.page_code != log_pages[i])
+				continue;
+			buf[o.len++] = log_pages[i];
+			buf[o.len++] = 0x00;
+			buf[o.len++] = log_pages[i];
+			buf[o.len++] = FHINT_LOG_SUBPAGE_ALL;
+		}
+	} else if (ls.page_code == FHINT_LOG_PAGE_SUPPORTED) {
+		if (ls.param_ptr)
+			return fhint_check_cdb(&req->chk, 5, -1);
+		for (i = 0; i < NR_LOG_PAGES; i++)
+			buf[o.len++] = log_pages[i];
+	} else {
+		if (ls.page_code == FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING)
+			lbp_params(dev, &o);
+		else
+			stats_params(dev,
+				ls.pc == EMU_LOG_PC_DEFAULT_CUMULATIVE, &o);
+		if (o.err)
+			return internal_error(req);
+		/* SPC-5 6.10: a pointer past the last parameter code */
+		if (ls.param_ptr > o.max_code)
+			return fhint_check_cdb(&req->chk, 5, -1);
+	}
+	h.page_length = (uint16_t)(o.len - EMU_LOG_PAGE_HDR_LEN);
+	if (emu_log_page_hdr_encode(&h, buf, sizeof(buf)) < 0)
+		return internal_error(req);
+	return emu_din(req, buf, min_sz(o.len, ls.alloc_len));
+}
+
+/* ------------------------------------------------------------------ */
+/* Streams                                                             */
+
+static int get_stream_status(struct emu_req *req)
+{
+	struct emu_dev *dev = req->dev;
+	struct fhint_get_stream_status_cdb gs;
+	struct fhint_stream_status_desc d[64];
+	uint8_t buf[FHINT_STREAM_STATUS_HDR_LEN +
+		    64 * FHINT_STREAM_STATUS_DESC_LEN];
+	uint16_t perm = (uint16_t)dev->cfg.perm_streams, id;
+	size_t n = 0;
+	int ret;
+
+	ret = fhint_get_stream_status_cdb_decode(req->cmd->cdb,
+						 req->cmd->cdb_len, &gs,
+						 &req->chk);
+	if (ret < 0)
+		return ret;
+	/* SBC-4 5.9: past MAXIMUM NUMBER OF STREAMS (VPD B7h) */
+	if (gs.starting_stream_id > emu_mode_max_streams(dev))
+		return fhint_check_cdb(&req->chk, 4, -1);
+	/* the permanent streams 1..perm (stream identifier 0 is reserved,
+	 * and WRITE STREAM accepts 1..perm) are always open; descriptors
+	 * from the starting identifier on (SBC-4 5.9.2.3).  Linux asks with
+	 * STARTING STREAM IDENTIFIER = IO advice descriptor index and reads
+	 * the PERM bit of the first descriptor returned. */
+	id = gs.starting_stream_id ? gs.starting_stream_id : 1;
+	for (; id <= perm && n < 64; id++, n++) {
+		d[n].perm = true;
+		d[n].stream_id = id;
+		d[n].rel_lifetime = (uint8_t)(id > 0x3f ? 0x3f : id);
+	}
+	ret = fhint_stream_status_encode(perm, d, n, buf, sizeof(buf));
+	if (ret < 0)
+		return internal_error(req);
+	return emu_din(req, buf, min_sz((size_t)ret, gs.alloc_len));
+}
+
+static int stream_control(struct emu_req *req)
+{
+	struct emu_dev *dev = req->dev;
+	struct fhint_stream_control_cdb sc;
+	int ret;
+
+	ret = fhint_stream_control_cdb_decode(req->cmd->cdb, req->cmd->cdb_len,
+					      &sc, &req->chk);
+	if (ret < 0)
+		return ret;
+	if (sc.str_ctl == FHINT_STR_CTL_OPEN)
+		/* every stream is a permanent one, all of them open */
+		return fhint_check_set(&req->chk, FHINT_SK_ILLEGAL_REQUEST,
+				       FHINT_ASC_INSUFFICIENT_RESOURCES,
+				       FHINT_ASCQ_MAXIMUM_STREAMS_OPEN,
+				       -ENOSPC);
+	/* CLOSE: a permanent stream (1..perm) cannot be closed */
+	if (sc.str_id >= 1 && sc.str_id <= dev->cfg.perm_streams)
+		return fhint_check_cdb(&req->chk, 4, -1);
+	return fhint_check_set(&req->chk, FHINT_SK_ILLEGAL_REQUEST,
+			       FHINT_ASC_COMMAND_SEQUENCE_ERROR,
+			       FHINT_ASCQ_STREAM_NOT_OPEN, -EINVAL);
+}
+
+/* ------------------------------------------------------------------ */
+/* CDB USAGE DATA (SPC-5 6.35.3), as emu_cmd_basic.c writes it: byte 0
+ * the opcode, byte 1 the service action value (plus STR_CTL), then a one
+ * for each bit of a field the device server examines (reserved bits zero
+ * although they are checked), CONTROL 04h (NACA). */
+
+const struct emu_op emu_ops_mode[] = {
+	{ .opcode = FHINT_OP_MODE_SENSE_6, .cdb_len = 6,
+	  .fn = mode_sense, .name = "MODE SENSE(6)",
+	  .usage = { 0x1a, 0x08, 0xff, 0xff, 0xff, 0x04 } },
+	{ .opcode = FHINT_OP_MODE_SENSE_10, .cdb_len = 10,
+	  .fn = mode_sense, .name = "MODE SENSE(10)",
+	  .usage = { 0x5a, 0x18, 0xff, 0xff, 0x00, 0x00, 0x00, 0xff, 0xff,
+		     0x04 } },
+	{ .opcode = FHINT_OP_MODE_SELECT_6, .cdb_len = 6,
+	  .fn = mode_select, .name = "MODE SELECT(6)",
+	  .usage = { 0x15, 0x13, 0x00, 0x00, 0xff, 0x04 } },
+	{ .opcode = FHINT_OP_MODE_SELECT_10, .cdb_len = 10,
+	  .fn = mode_select, .name = "MODE SELECT(10)",
+	  .usage = { 0x55, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
+		     0x04 } },
+	{ .opcode = FHINT_OP_LOG_SENSE, .cdb_len = 10,
+	  .fn = log_sense, .name = "LOG SENSE",
+	  .usage = { 0x4d, 0x03, 0xff, 0xff, 0x00, 0xff, 0xff, 0xff, 0xff,
+		     0x04 } },
+	{ .opcode = FHINT_OP_SERVICE_ACTION_IN_16,
+	  .sa = FHINT_SAI_GET_STREAM_STATUS, .cdb_len = 16,
+	  .flags = EMU_OP_SA, .fn = get_stream_status,
+	  .name = "GET STREAM STATUS",
+	  .usage = { 0x9e, 0x16, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00,
+		     0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 } },
+	{ .opcode = FHINT_OP_SERVICE_ACTION_IN_16,
+	  .sa = FHINT_SAI_STREAM_CONTROL, .cdb_len = 16,
+	  .flags = EMU_OP_SA, .fn = stream_control,
+	  .name = "STREAM CONTROL",
+	  .usage = { 0x9e, 0x74, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00,
+		     0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 } },
+	{ .fn = NULL },
+};
