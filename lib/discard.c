@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Discard on a device and read back the result, see fhint/discard.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fhint/discard.h"
+#include "fhint/scsi_lba_status.h"
+
+int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
+		      const struct fhint_limits *lim,
+		      const struct fhint_discard_opts *opts,
+		      struct fhint_discard_result *res)
+{
+	struct fhint_wire_cmd w;
+	uint64_t most = 0, len;
+	uint8_t *data;
+	size_t i;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (!dev || !plan || !lim)
+		return -EINVAL;
+	for (i = 0; i < plan->n_cmds; i++) {
+		len = fhint_plan_cmd_data_len(&plan->cmds[i], lim);
+		if (len > most)
+			most = len;
+	}
+	if (most > UINT32_MAX)
+		return -EINVAL;
+	data = malloc(most ? most : 1);
+	if (!data)
+		return -ENOMEM;
+	for (i = 0; i < plan->n_cmds; i++) {
+		ret = fhint_discard_cmd_build(plan, i, lim, opts, &w, data,
+					      most);
+		if (!ret && w.proto != FHINT_WIRE_SCSI)
+			ret = -ENOTSUP;
+		if (!ret)
+			ret = fhint_dev_cmd(dev, w.cdb, w.cdb_len,
+					    w.data_len ? FHINT_DIR_TO_DEV :
+							 FHINT_DIR_NONE,
+					    data, w.data_len, NULL, &res->chk);
+		if (ret) {
+			res->failed = i;
+			break;
+		}
+		res->commands++;
+		res->blocks += w.blocks;
+	}
+	free(data);
+	return ret;
+}
+
+#define CENSUS_DESCS	256
+
+int fhint_lba_census(struct fhint_dev *dev, uint64_t lba, uint64_t nlb,
+		     struct fhint_lba_census *out, struct fhint_check *chk)
+{
+	struct fhint_get_lba_status_cdb c = {
+		.cdb_len = 16, .alloc_len = 8 + 16 * CENSUS_DESCS,
+	};
+	struct fhint_lba_status_desc d[CENSUS_DESCS];
+	struct fhint_lba_status_info info;
+	uint8_t cdb[16], buf[8 + 16 * CENSUS_DESCS];
+	uint64_t end = lba + nlb, cur = lba;
+	uint32_t resid;
+	int ret, n, k;
+
+	memset(out, 0, sizeof(*out));
+	if (end < lba)
+		return -ERANGE;
+	while (cur < end) {
+		c.lba = cur;
+		ret = fhint_get_lba_status_cdb_encode(&c, cdb, sizeof(cdb));
+		if (ret < 0)
+			return ret;
+		ret = fhint_dev_cmd(dev, cdb, 16, FHINT_DIR_FROM_DEV, buf,
+				    sizeof(buf), &resid, chk);
+		if (ret)
+			return ret;
+		out->commands++;
+		n = fhint_lba_status_decode(buf, sizeof(buf) - resid, &info, d,
+					    CENSUS_DESCS);
+		if (n < 0)
+			return n;
+		if (n == 0 || d[0].lba != cur)
+			return -EPROTO;	/* SBC-4 5.21.2: starts at cur */
+		for (k = 0; k < n && cur < end; k++) {
+			uint64_t take = d[k].nlb;
+
+			if (d[k].lba != cur || take == 0)
+				return -EPROTO;
+			if (take > end - cur)
+				take = end - cur;
+			switch (d[k].prov_status) {
+			case FHINT_LBA_STATUS_PS_DEALLOCATED:
+				out->deallocated += take;
+				break;
+			case FHINT_LBA_STATUS_PS_ANCHORED:
+				out->anchored += take;
+				break;
+			default:
+				out->mapped += take;
+			}
+			cur += take;
+		}
+	}
+	return 0;
+}
