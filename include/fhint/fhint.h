@@ -12,7 +12,9 @@
 #include <fhint/ata_proto.h>
 #include <fhint/ata_vpd.h>
 #include <fhint/device_limits.h>
+#include <fhint/discard.h>
 #include <fhint/discard_cmd.h>
+#include <fhint/emu.h>
 #include <fhint/hints.h>
 #include <fhint/limits.h>
 #include <fhint/nvme_cmd.h>
@@ -20,6 +22,7 @@
 #include <fhint/nvme_dsm.h>
 #include <fhint/nvme_fdp.h>
 #include <fhint/nvme_identify.h>
+#include <fhint/probe.h>
 #include <fhint/range.h>
 #include <fhint/range_plan.h>
 #include <fhint/scsi_inquiry.h>
@@ -36,5 +39,6 @@
 #include <fhint/scsi_write_same.h>
 #include <fhint/scsi_zbc.h>
 #include <fhint/sense.h>
+#include <fhint/xport.h>
 
 #endif /* FHINT_FHINT_H */
