@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fhint-demo - the library end to end, with no device and no root.
+ * fhint-demo - the 2012 storage summit's wish list, run on the embedded
+ * emulated flash LUN (emu:, in-process: no root, no module, no device).
  *
- * One list of freed extents (as a file system hands them to the block
- * layer: unsorted, overlapping, partly unaligned) is planned for three
- * devices, each described by the bytes it would return to discovery
- * commands: a SCSI disk (READ CAPACITY (16), VPD B0h, B2h), a SATA SSD
- * behind SAT (IDENTIFY DEVICE) and an NVMe namespace (Identify).  Every
- * command of each plan is printed in hex exactly as it would be sent
- * (a dry run: nothing is sent).  Then the five Linux write hints and the
- * group numbers, streams and placement ids they map to.
+ *  1. geometry: what Linux sd reads at probe (READ CAPACITY 16, VPD B0h,
+ *     B1h, B2h, B7h, the IO advice hints page, GET STREAM STATUS), with the
+ *     flash page and erase block advertised honestly;
+ *  2. hot/cold: the same 4 KiB random write workload, 80% of it on 20% of
+ *     the LUN, with and without the Linux write hints as GROUP NUMBERs:
+ *     the write amplification the FTL measured for each;
+ *  3. multi-range trim: freed extents planned into the fewest UNMAPs the
+ *     device accepts, sent, and read back with GET LBA STATUS (trim
+ *     feedback);
+ *  4. the same extents planned for a SATA SSD and an NVMe namespace (dry
+ *     run, every command in hex);
+ *  5. the five hints and where they land.
  *
  * Usage: fhint-demo [-q]    (-q: summaries only, no hex)
  */
@@ -36,24 +41,6 @@ static const struct fhint_range freed[] = {
 	{ 134225920, 4096 },	/* 8 KiB after the previous one */
 };
 #define NFREED (sizeof(freed) / sizeof(freed[0]))
-
-/* What a thin-provisioned SCSI disk returns (values chosen like Linux
- * scsi_debug with lbpu=1 unmap_granularity=8 unmap_max_desc=4). */
-static const uint8_t scsi_rc16[32] = {
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x3f, 0xff, 0xff,	/* 2 GiB of 512 */
-	0x00, 0x00, 0x02, 0x00, 0x00, 0x03, 0xc0, 0x00,	/* 4 KiB phys, LBPME/RZ */
-};
-static const uint8_t scsi_vpd_b0[64] = {
-	0x00, 0xb0, 0x00, 0x3c, 0x00, 0x00, 0x00, 0x08,
-	0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x80,
-	0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00,	/* 64 Ki blocks/UNMAP */
-	0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x08,	/* 4 descriptors, gran 8 */
-	0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* UGAVALID, align 0 */
-	0x00, 0x00, 0xff, 0xff,
-};
-static const uint8_t scsi_vpd_b2[8] = {
-	0x00, 0xb2, 0x00, 0x04, 0x00, 0xc0, 0x02, 0x00,	/* LBPU, LBPWS, thin */
-};
 
 static int quiet;
 
@@ -138,21 +125,6 @@ out:
 	free(cmds);
 }
 
-static int scsi_device(struct fhint_limits *lim)
-{
-	struct fhint_read_capacity16_data rc;
-	struct fhint_vpd_block_limits bl;
-	struct fhint_vpd_lbp lbp;
-
-	if (fhint_read_capacity16_data_decode(scsi_rc16, sizeof(scsi_rc16),
-					      &rc) < 0 ||
-	    fhint_vpd_block_limits_decode(scsi_vpd_b0, sizeof(scsi_vpd_b0),
-					  &bl) < 0 ||
-	    fhint_vpd_lbp_decode(scsi_vpd_b2, sizeof(scsi_vpd_b2), &lbp) < 0)
-		return -EBADMSG;
-	return fhint_limits_from_scsi(lim, &rc, &bl, &lbp);
-}
-
 static int ata_device(struct fhint_limits *lim)
 {
 	struct fhint_ata_identify id = { 0 }, back;
@@ -210,7 +182,7 @@ static void print_hints(void)
 {
 	int h;
 
-	printf("== the five Linux write hints (F_SET_RW_HINT) and where "
+	printf("the five Linux write hints (F_SET_RW_HINT) and where "
 	       "they land\n");
 	printf("   %-8s %-24s %6s %14s %14s %11s\n", "hint", "Linux name",
 	       "fcntl", "SCSI group", "NVMe stream", "FDP index");
@@ -231,11 +203,195 @@ static void print_hints(void)
 	}
 }
 
+#define EMU_TARGET "emu:?size=256M&page=4K&ppb=64&op=0.12&max_unmap_desc=64"
+
+static struct fhint_dev *emu_open_clean(const char *target)
+{
+	static const uint8_t tur[6] = { 0 };
+	struct fhint_dev *dev = NULL;
+	char err[256];
+
+	if (fhint_dev_open(target, 0, &dev, err, sizeof(err))) {
+		fprintf(stderr, "fhint-demo: %s\n", err);
+		exit(1);
+	}
+	/* the first command reports the power-on unit attention */
+	fhint_dev_cmd(dev, tur, 6, FHINT_DIR_NONE, NULL, 0, NULL, NULL);
+	return dev;
+}
+
+static int write16(struct fhint_dev *dev, uint64_t lba, uint32_t nlb,
+		   uint8_t group, uint8_t *buf)
+{
+	struct fhint_rw_cdb w = { .op = FHINT_RW_WRITE_16, .lba = lba,
+				  .nlb = nlb, .group = group };
+	uint8_t cdb[16];
+	struct fhint_check chk;
+	int ret = fhint_rw_cdb_encode(&w, cdb, sizeof(cdb));
+
+	if (ret >= 0)
+		ret = fhint_dev_cmd(dev, cdb, 16, FHINT_DIR_TO_DEV, buf,
+				    nlb * 512, NULL, &chk);
+	if (ret) {
+		fprintf(stderr, "fhint-demo: WRITE(16) LBA %llu: %s\n",
+			(unsigned long long)lba, strerror(-ret));
+		exit(1);
+	}
+	return 0;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void geometry(struct fhint_dev *dev, struct fhint_scsi_geometry *g)
+{
+	struct fhint_check chk;
+	int ret = fhint_probe_scsi(dev, g, &chk);
+	uint32_t lbs;
+
+	if (ret) {
+		fprintf(stderr, "fhint-demo: probe: %s\n", strerror(-ret));
+		exit(1);
+	}
+	lbs = g->rc16.block_len;
+	printf("== 1. geometry of %s, as Linux sd reads it\n", EMU_TARGET);
+	printf("   capacity            %llu blocks of %u bytes (%llu MiB), "
+	       "physical block %u bytes\n",
+	       (unsigned long long)g->limits.capacity, lbs,
+	       (unsigned long long)(g->limits.capacity * lbs >> 20),
+	       lbs << g->rc16.lbppbe);
+	printf("   flash page          %u KiB   (B0h OPTIMAL TRANSFER LENGTH "
+	       "GRANULARITY)\n", g->bl.opt_transfer_length_granularity * lbs
+	       >> 10);
+	printf("   erase block         %u KiB   (B0h OPTIMAL UNMAP "
+	       "GRANULARITY)\n", g->bl.opt_unmap_granularity * lbs >> 10);
+	printf("   UNMAP limits        %u blocks, %u descriptors per command\n",
+	       g->bl.max_unmap_lba_count, g->bl.max_unmap_block_descriptor_count);
+	printf("   provisioning        LBPME %d, LBPRZ %d, LBPU %d, LBPWS %d; "
+	       "rotation rate %u (non-rotating)\n", g->rc16.lbpme,
+	       g->rc16.lbprz, g->lbp.lbpu, g->lbp.lbpws,
+	       g->bdc.medium_rotation_rate);
+	printf("   write hints         RSCS %d, %u permanent streams -> "
+	       "F_SET_RW_HINT 1..5 become GROUP NUMBER 1..5\n", g->ble.rscs,
+	       g->perm_streams);
+}
+
+/* One run of the hot/cold workload; returns the WA after preconditioning */
+static double hot_cold(bool hinted, const char *gc, unsigned int perm,
+		       uint64_t *writes)
+{
+	char target[256];
+	struct fhint_dev *dev;
+	struct fhint_emu_stats st;
+	static uint8_t buf[1 << 20];
+	uint64_t cap = (256ULL << 20) / 512, pages = cap / 8, hot = pages / 5;
+	uint64_t seed = 0x2012, lba, i, n = pages * 4;
+	uint8_t g_hot = (uint8_t)fhint_hint_to_group(FHINT_HINT_SHORT, perm);
+	uint8_t g_cold = (uint8_t)fhint_hint_to_group(FHINT_HINT_EXTREME, perm);
+
+	snprintf(target, sizeof(target), "%s&gc=%s", EMU_TARGET, gc);
+	dev = emu_open_clean(target);
+	memset(buf, 0x5a, sizeof(buf));
+	for (lba = 0; lba < cap; lba += 2048)	/* fill the device once */
+		write16(dev, lba, 2048, hinted ? (lba / 8 < hot ? g_hot :
+							       g_cold) : 0,
+			buf);
+	fhint_emu_reset_stats(fhint_dev_emu(dev));
+	for (i = 0; i < n; i++) {
+		bool is_hot = rnd(&seed) % 10 < 8;
+		uint64_t page = is_hot ? rnd(&seed) % hot :
+					 hot + rnd(&seed) % (pages - hot);
+
+		write16(dev, page * 8, 8,
+			hinted ? (is_hot ? g_hot : g_cold) : 0, buf);
+	}
+	fhint_emu_get_stats(fhint_dev_emu(dev), &st);
+	*writes = n;
+	fhint_dev_close(dev);
+	return st.write_amplification;
+}
+
+static void trim_feedback(struct fhint_dev *dev,
+			  const struct fhint_scsi_geometry *g)
+{
+	enum { NEXT = 1000 };
+	static struct fhint_range ext[NEXT];
+	static uint8_t buf[1 << 20];
+	struct fhint_plan_size sz;
+	struct fhint_plan plan;
+	struct fhint_discard_result res;
+	struct fhint_lba_census before, after;
+	struct fhint_emu_stats st;
+	struct fhint_range *ranges;
+	struct fhint_plan_cmd *cmds;
+	uint64_t seed = 42, lba, asked = 0;
+	size_t i;
+	int n;
+
+	memset(buf, 0xc3, sizeof(buf));
+	for (lba = 0; lba < g->limits.capacity; lba += 2048)
+		write16(dev, lba, 2048, 0, buf);
+	/* 1000 freed files of 4..256 KiB anywhere, unsorted, some overlap */
+	for (i = 0; i < NEXT; i++) {
+		ext[i].start = (rnd(&seed) % (g->limits.capacity - 512)) & ~7ULL;
+		ext[i].len = 8 * (1 + rnd(&seed) % 64);
+	}
+	printf("\n== 3. multi-range trim: %d freed extents of 4-256 KiB\n",
+	       NEXT);
+	if (fhint_plan_size(NEXT, FHINT_DISCARD_SCSI_UNMAP, FHINT_PLAN_EXACT,
+			    &g->limits, &sz))
+		exit(1);
+	ranges = calloc(sz.ranges, sizeof(*ranges));
+	cmds = calloc(sz.cmds, sizeof(*cmds));
+	if (!ranges || !cmds)
+		exit(1);
+	fhint_plan_init(&plan, ranges, sz.ranges, cmds, sz.cmds);
+	n = fhint_plan_build(&plan, ext, NEXT, 0, FHINT_DISCARD_SCSI_UNMAP,
+			     FHINT_PLAN_EXACT, &g->limits);
+	if (n < 0)
+		exit(1);
+	for (i = 0; i < plan.n_ranges; i++)
+		asked += plan.ranges[i].len;
+	fhint_lba_census(dev, 0, g->limits.capacity, &before, NULL);
+	if (fhint_discard_run(dev, &plan, &g->limits, NULL, &res)) {
+		fprintf(stderr, "fhint-demo: UNMAP %zu failed\n", res.failed);
+		exit(1);
+	}
+	fhint_lba_census(dev, 0, g->limits.capacity, &after, NULL);
+	fhint_emu_get_stats(fhint_dev_emu(dev), &st);
+	printf("   planned: %zu merged ranges, %llu blocks, in %d UNMAP "
+	       "commands (%u descriptors each at most);\n"
+	       "            one range per command would take %zu\n",
+	       plan.n_ranges, (unsigned long long)asked, n,
+	       g->bl.max_unmap_block_descriptor_count, plan.n_ranges);
+	printf("   sent:    %zu commands, %llu blocks\n", res.commands,
+	       (unsigned long long)res.blocks);
+	printf("   GET LBA STATUS before: %llu mapped, %llu deallocated\n",
+	       (unsigned long long)before.mapped,
+	       (unsigned long long)before.deallocated);
+	printf("   GET LBA STATUS after:  %llu mapped, %llu deallocated "
+	       "(%llu asked; the FTL frees whole 4 KiB pages) in %zu "
+	       "commands\n", (unsigned long long)after.mapped,
+	       (unsigned long long)after.deallocated,
+	       (unsigned long long)asked, after.commands);
+	free(ranges);
+	free(cmds);
+}
+
 int main(int argc, char **argv)
 {
 	struct fhint_discard_opts nvme_opts = { .nsid = 1 };
+	struct fhint_scsi_geometry g;
 	struct fhint_limits lim;
-	int ret;
+	struct fhint_dev *dev;
+	uint64_t writes;
+	double wa_plain, wa_hint;
+	int ret, i;
 
 	if (argc > 1 && strcmp(argv[1], "-q") == 0)
 		quiet = 1;
@@ -243,21 +399,43 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fhint-demo [-q]\n");
 		return 2;
 	}
-	printf("fhint %s demo: %zu freed extents planned for three devices "
-	       "(dry run, nothing is sent)\n\n", PACKAGE_VERSION, NFREED);
+	printf("fhint %s demo on the embedded emulated flash LUN "
+	       "(in-process; nothing leaves this program)\n\n",
+	       PACKAGE_VERSION);
+	dev = emu_open_clean(EMU_TARGET);
+	geometry(dev, &g);
 
-	ret = scsi_device(&lim);
+	printf("\n== 2. hot/cold: 4 KiB random writes, 80%% of them to 20%% "
+	       "of the LUN, after one full fill\n");
+	printf("   write amplification measured by the FTL (spare factor "
+	       "0.12); hinted: hot as SHORT\n   (GROUP NUMBER %d), cold as "
+	       "EXTREME (GROUP NUMBER %d)\n",
+	       fhint_hint_to_group(FHINT_HINT_SHORT, g.perm_streams),
+	       fhint_hint_to_group(FHINT_HINT_EXTREME, g.perm_streams));
+	printf("   %-14s %10s %10s %14s\n", "GC policy", "no hints",
+	       "hints", "flash writes");
+	for (i = 0; i < 2; i++) {
+		const char *gc = i ? "cost-benefit" : "greedy";
+
+		fflush(stdout);
+		wa_plain = hot_cold(false, gc, g.perm_streams, &writes);
+		wa_hint = hot_cold(true, gc, g.perm_streams, &writes);
+		printf("   %-14s %10.2f %10.2f %13.0f%%\n", gc, wa_plain,
+		       wa_hint, 100.0 * (wa_hint / wa_plain - 1.0));
+	}
+	printf("   (%llu writes per run, 4x the LUN's pages)\n",
+	       (unsigned long long)writes);
+
+	trim_feedback(dev, &g);
+	fhint_dev_close(dev);
+
+	printf("\n== 4. the first 10 extents planned for two more devices "
+	       "(dry run)\n\n");
+	ret = ata_device(&lim);
 	if (ret == 0)
-		print_plan("SCSI disk (READ CAPACITY 16, VPD B0h/B2h)", &lim,
-			   fhint_limits_default_method(&lim),
-			   FHINT_PLAN_SKIP_PARTIAL, NULL);
-	ret = ret ? ret : ata_device(&lim);
-	if (ret == 0) {
-		putchar('\n');
 		print_plan("SATA SSD behind SAT (IDENTIFY DEVICE)", &lim,
 			   fhint_limits_default_method(&lim),
 			   FHINT_PLAN_EXACT, NULL);
-	}
 	ret = ret ? ret : nvme_device(&lim);
 	if (ret == 0) {
 		putchar('\n');
@@ -269,7 +447,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fhint-demo: %s\n", strerror(-ret));
 		return 1;
 	}
-	putchar('\n');
+	printf("\n== 5. ");
 	print_hints();
 	return 0;
 }
