@@ -4,7 +4,8 @@
  * only).  See emu_ftl.h for the API and spec-notes/ftl.md for the model.
  *
  * One allocation at create time holds the struct, the block table, the
- * L2P and P2L maps and the greedy bucket heads; the hot path (write, trim,
+ * L2P and P2L maps (bit-packed, see struct ftl_packed) and the greedy
+ * bucket heads; the hot path (write, trim,
  * GC) allocates nothing and runs in O(1) per page for greedy GC (blocks
  * sit in doubly linked lists bucketed by valid count) and O(blocks) per
  * victim for cost-benefit GC.
@@ -31,6 +32,23 @@ struct ftl_block {
 	uint8_t pad[2];
 };
 
+/*
+ * Bit-packed array of @w-bit entries, 1 <= w <= 32, w = ceil(log2(count +
+ * 1)) for values 0 .. count - 1: entry i is bits [i w, i w + w) of a
+ * little-endian bit stream (byte k holds bits 8k .. 8k + 7, bit 0 its
+ * least significant).  The all-ones value @mask is the in-array marker
+ * for EMU_FTL_DEALLOC / EMU_FTL_INVALID; pk_get / pk_set translate it, so
+ * the rest of the model sees the API values.  8 spare bytes after the
+ * stream let every access be one unaligned 64-bit load (and store): an
+ * entry starts at bit (i w) % 8 <= 7 of its first byte and ends within
+ * 7 + 32 = 39 bits.
+ */
+struct ftl_packed {
+	uint8_t *b;
+	uint32_t w;
+	uint32_t mask;		/* (1 << w) - 1: the marker */
+};
+
 struct ftl_counters {
 	uint64_t host, gc, erases, trimmed;
 };
@@ -38,8 +56,8 @@ struct ftl_counters {
 struct emu_ftl {
 	struct emu_ftl_config cfg;	/* effective */
 	uint32_t L, P, ppb, nb, nlogs;	/* nlogs = 2 * nr_streams */
-	uint32_t *l2p;			/* [L] */
-	uint32_t *p2l;			/* [P] */
+	struct ftl_packed l2p;		/* [L] physical page, w(P) bits */
+	struct ftl_packed p2l;		/* [P] logical page, w(L) bits */
 	struct ftl_block *blk;		/* [nb] */
 	uint32_t *bhead, *btail;	/* [ppb + 1], closed blocks by valid */
 	uint32_t bmin;			/* no closed block below bmin */
@@ -62,6 +80,90 @@ static size_t align8(size_t n)
 {
 	return (n + 7) & ~(size_t)7;
 }
+
+/* ---- bit-packed L2P / P2L ---- */
+
+/* ceil(log2(count + 1)): bits for 0 .. count - 1 plus the marker */
+static uint32_t pk_width(uint32_t count)
+{
+	uint32_t w = 1;
+
+	while (w < 32 && ((1ull << w) - 1) < count)
+		w++;
+	return w;
+}
+
+/* bytes of the bit stream of @n entries (no spare) */
+static size_t pk_stream_bytes(uint32_t n, uint32_t w)
+{
+	return (size_t)(((uint64_t)n * w + 7) / 8);
+}
+
+static void pk_init(struct ftl_packed *a, uint8_t *mem, uint32_t count)
+{
+	a->b = mem;
+	a->w = pk_width(count);
+	a->mask = (uint32_t)((1ull << a->w) - 1);
+}
+
+static inline uint64_t pk_load(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static inline void pk_store(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, 8);
+}
+
+/* The entry as stored (the marker is @mask). */
+static inline uint32_t pk_raw(const struct ftl_packed *a, uint32_t i)
+{
+	uint64_t bit = (uint64_t)i * a->w;
+
+	return (uint32_t)(pk_load(a->b + (bit >> 3)) >> (bit & 7)) & a->mask;
+}
+
+/* The entry, marker translated to UINT32_MAX (DEALLOC / INVALID). */
+static inline uint32_t pk_get(const struct ftl_packed *a, uint32_t i)
+{
+	uint32_t v = pk_raw(a, i);
+
+	return v == a->mask ? UINT32_MAX : v;
+}
+
+/* @v < count, or UINT32_MAX (& mask gives the marker). */
+static inline void pk_set(struct ftl_packed *a, uint32_t i, uint32_t v)
+{
+	uint64_t bit = (uint64_t)i * a->w, x;
+	uint8_t *p = a->b + (bit >> 3);
+	unsigned int s = (unsigned int)(bit & 7);
+
+	x = pk_load(p);
+	x &= ~((uint64_t)a->mask << s);
+	x |= (uint64_t)(v & a->mask) << s;
+	pk_store(p, x);
+}
+
+/* All entries the marker (the spare bytes too). */
+static void pk_clear(struct ftl_packed *a, uint32_t n)
+{
+	memset(a->b, 0xff, pk_stream_bytes(n, a->w) + 8);
+}
+
+#define L2P(f, l)		pk_get(&(f)->l2p, (l))
+#define P2L(f, p)		pk_get(&(f)->p2l, (p))
+#define SET_L2P(f, l, v)	pk_set(&(f)->l2p, (l), (v))
+#define SET_P2L(f, p, v)	pk_set(&(f)->p2l, (p), (v))
 
 /* Fill defaults and derive nr_blocks; 0 or -EINVAL / -ERANGE. */
 static int ftl_config(const struct emu_ftl_config *in,
@@ -115,14 +217,15 @@ static int ftl_config(const struct emu_ftl_config *in,
 
 static size_t ftl_layout(const struct emu_ftl_config *c, size_t off[4])
 {
+	uint32_t phys = c->nr_blocks * c->pages_per_block;
 	size_t n = align8(sizeof(struct emu_ftl));
 
 	off[0] = n;	/* blocks */
 	n += align8((size_t)c->nr_blocks * sizeof(struct ftl_block));
-	off[1] = n;	/* l2p */
-	n += align8((size_t)c->logical_pages * 4);
-	off[2] = n;	/* p2l */
-	n += align8((size_t)c->nr_blocks * c->pages_per_block * 4);
+	off[1] = n;	/* l2p: L entries of w(P) bits, 8 spare bytes */
+	n += align8(pk_stream_bytes(c->logical_pages, pk_width(phys)) + 8);
+	off[2] = n;	/* p2l: P entries of w(L) bits, 8 spare bytes */
+	n += align8(pk_stream_bytes(phys, pk_width(c->logical_pages)) + 8);
 	off[3] = n;	/* bucket heads, tails */
 	n += align8(((size_t)c->pages_per_block + 1) * 8);
 	return n;
@@ -153,8 +256,8 @@ static void ftl_reset(struct emu_ftl *f)
 {
 	uint32_t b;
 
-	memset(f->l2p, 0xff, (size_t)f->L * 4);
-	memset(f->p2l, 0xff, (size_t)f->P * 4);
+	pk_clear(&f->l2p, f->L);
+	pk_clear(&f->p2l, f->P);
 	memset(f->blk, 0, (size_t)f->nb * sizeof(*f->blk));
 	for (b = 0; b < f->nb; b++) {
 		f->blk[b].prev = b ? b - 1 : NONE;
@@ -199,8 +302,8 @@ int emu_ftl_create(const struct emu_ftl_config *cfg, struct emu_ftl **out)
 	f->P = f->nb * f->ppb;
 	f->nlogs = 2 * c.nr_streams;
 	f->blk = (struct ftl_block *)(mem + off[0]);
-	f->l2p = (uint32_t *)(mem + off[1]);
-	f->p2l = (uint32_t *)(mem + off[2]);
+	pk_init(&f->l2p, mem + off[1], f->P);
+	pk_init(&f->p2l, mem + off[2], f->L);
 	f->bhead = (uint32_t *)(mem + off[3]);
 	f->btail = f->bhead + f->ppb + 1;
 	f->mem = n;
@@ -309,7 +412,7 @@ static void invalidate(struct emu_ftl *f, uint32_t ppage)
 {
 	uint32_t b = ppage / f->ppb;
 
-	f->p2l[ppage] = NONE;
+	SET_P2L(f, ppage, NONE);
 	if (f->blk[b].state == BLK_CLOSED) {
 		bucket_del(f, b);
 		f->blk[b].valid--;
@@ -323,7 +426,7 @@ static void invalidate(struct emu_ftl *f, uint32_t ppage)
 static void program(struct emu_ftl *f, uint32_t lpage, uint32_t ppage,
 		    uint8_t log, uint8_t kind, uint8_t group, bool replay)
 {
-	uint32_t b = ppage / f->ppb, old = f->l2p[lpage];
+	uint32_t b = ppage / f->ppb, old = L2P(f, lpage);
 	struct ftl_block *k = &f->blk[b];
 	struct ftl_counters *s = &f->st[log >> 1];
 
@@ -340,8 +443,8 @@ static void program(struct emu_ftl *f, uint32_t lpage, uint32_t ppage,
 		invalidate(f, old);
 	else
 		f->mapped++;
-	f->l2p[lpage] = ppage;
-	f->p2l[ppage] = lpage;
+	SET_L2P(f, lpage, ppage);
+	SET_P2L(f, ppage, lpage);
 	k->valid++;
 	k->wp++;
 	f->clock++;
@@ -366,11 +469,11 @@ static void program(struct emu_ftl *f, uint32_t lpage, uint32_t ppage,
 
 static void trim_page(struct emu_ftl *f, uint32_t lpage, bool replay)
 {
-	uint32_t pp = f->l2p[lpage];
+	uint32_t pp = L2P(f, lpage);
 	uint8_t log = f->blk[pp / f->ppb].log;
 
 	invalidate(f, pp);
-	f->l2p[lpage] = EMU_FTL_DEALLOC;
+	SET_L2P(f, lpage, EMU_FTL_DEALLOC);
 	f->mapped--;
 	f->tot.trimmed++;
 	f->st[log >> 1].trimmed++;
@@ -475,7 +578,7 @@ static int gc_one(struct emu_ftl *f)
 	log = gc_log(f, f->blk[victim].log);
 	base = victim * f->ppb;
 	for (off = 0; off < f->ppb && f->blk[victim].valid; off++) {
-		uint32_t l = f->p2l[base + off];
+		uint32_t l = P2L(f, base + off);
 
 		if (l == NONE)
 			continue;
@@ -521,7 +624,7 @@ int emu_ftl_trim(struct emu_ftl *ftl, uint32_t lpage, uint32_t count)
 	if (lpage >= ftl->L || count > ftl->L - lpage)
 		return -ERANGE;
 	for (i = 0; i < count; i++)
-		if (ftl->l2p[lpage + i] != EMU_FTL_DEALLOC)
+		if (L2P(ftl, lpage + i) != EMU_FTL_DEALLOC)
 			trim_page(ftl, lpage + i, false);
 	return 0;
 }
@@ -529,12 +632,15 @@ int emu_ftl_trim(struct emu_ftl *ftl, uint32_t lpage, uint32_t count)
 int emu_ftl_lookup(const struct emu_ftl *ftl, uint32_t lpage,
 		   uint32_t *ppage)
 {
+	uint32_t p;
+
 	if (lpage >= ftl->L)
 		return -ERANGE;
-	if (ftl->l2p[lpage] == EMU_FTL_DEALLOC)
+	p = L2P(ftl, lpage);
+	if (p == EMU_FTL_DEALLOC)
 		return 0;
 	if (ppage)
-		*ppage = ftl->l2p[lpage];
+		*ppage = p;
 	return 1;
 }
 
@@ -547,9 +653,9 @@ uint32_t emu_ftl_run(const struct emu_ftl *ftl, uint32_t lpage, uint32_t max,
 	if (lpage >= ftl->L || max == 0)
 		return 0;
 	end = max > ftl->L - lpage ? ftl->L : lpage + max;
-	m = ftl->l2p[lpage] != EMU_FTL_DEALLOC;
+	m = pk_raw(&ftl->l2p, lpage) != ftl->l2p.mask;
 	for (n = lpage + 1; n < end; n++)
-		if ((ftl->l2p[n] != EMU_FTL_DEALLOC) != m)
+		if ((pk_raw(&ftl->l2p, n) != ftl->l2p.mask) != m)
 			break;
 	if (mapped)
 		*mapped = m;
@@ -660,10 +766,10 @@ int emu_ftl_check(const struct emu_ftl *ftl, const char **why)
 	uint32_t total = 0;
 
 	for (l = 0; l < f->L; l++) {
-		p = f->l2p[l];
+		p = L2P(f, l);
 		if (p == EMU_FTL_DEALLOC)
 			continue;
-		if (p >= f->P || f->p2l[p] != l)
+		if (p >= f->P || P2L(f, p) != l)
 			BAD("L2P entry without matching P2L entry");
 		mapped++;
 	}
@@ -674,11 +780,12 @@ int emu_ftl_check(const struct emu_ftl *ftl, const char **why)
 
 		v = 0;
 		for (p = b * f->ppb; p < (b + 1) * f->ppb; p++) {
-			if (f->p2l[p] == NONE)
+			l = P2L(f, p);
+			if (l == NONE)
 				continue;
 			if (p - b * f->ppb >= k->wp)
 				BAD("valid page beyond the write pointer");
-			if (f->p2l[p] >= f->L || f->l2p[f->p2l[p]] != p)
+			if (l >= f->L || L2P(f, l) != p)
 				BAD("P2L entry without matching L2P entry");
 			v++;
 		}
@@ -778,7 +885,7 @@ int emu_ftl_apply(struct emu_ftl *ftl, const struct emu_ftl_delta *d)
 		} else {
 			if (gc_log(f, d->log) != d->log)
 				return -EBADMSG;
-			if (f->l2p[d->lpage] == EMU_FTL_DEALLOC)
+			if (L2P(f, d->lpage) == EMU_FTL_DEALLOC)
 				return -EBADMSG;
 		}
 		b = d->ppage / f->ppb;
@@ -794,8 +901,8 @@ int emu_ftl_apply(struct emu_ftl *ftl, const struct emu_ftl_delta *d)
 	case EMU_FTL_D_TRIM:
 		if (d->lpage >= f->L)
 			return -EINVAL;
-		if (f->l2p[d->lpage] == EMU_FTL_DEALLOC ||
-		    f->l2p[d->lpage] != d->ppage ||
+		if (L2P(f, d->lpage) == EMU_FTL_DEALLOC ||
+		    L2P(f, d->lpage) != d->ppage ||
 		    f->blk[d->ppage / f->ppb].log != d->log)
 			return -EBADMSG;
 		trim_page(f, d->lpage, true);
@@ -852,14 +959,25 @@ ssize_t emu_ftl_delta_decode(struct emu_ftl_delta *d, const uint8_t *buf,
 #define SNAP_HDR	64
 #define SNAP_BLK	28
 
-size_t emu_ftl_snapshot_size(const struct emu_ftl *ftl)
+/*
+ * Version 2 stores the L2P as the packed bit stream (w(P) bits per
+ * entry, pad bits of the last byte zero); version 1 (read only) as 4
+ * little-endian bytes per entry.  Everything else is the same.
+ */
+static size_t snap_size(const struct emu_ftl *f, uint32_t version)
 {
-	size_t n = ftl->cfg.nr_streams;
+	size_t n = f->cfg.nr_streams;
 
 	return SNAP_HDR + EMU_FTL_GROUPS + 8 * n +
-	       8 * ((size_t)ftl->ppb + 1) + 32 + 32 * n +
-	       8 * EMU_FTL_GROUPS + (size_t)SNAP_BLK * ftl->nb +
-	       4 * (size_t)ftl->L;
+	       8 * ((size_t)f->ppb + 1) + 32 + 32 * n +
+	       8 * EMU_FTL_GROUPS + (size_t)SNAP_BLK * f->nb +
+	       (version == 1 ? 4 * (size_t)f->L :
+			       pk_stream_bytes(f->L, f->l2p.w));
+}
+
+size_t emu_ftl_snapshot_size(const struct emu_ftl *ftl)
+{
+	return snap_size(ftl, EMU_FTL_SNAP_VERSION);
 }
 
 static uint8_t *put_counters(uint8_t *q, const struct ftl_counters *c)
@@ -884,8 +1002,9 @@ ssize_t emu_ftl_snapshot_write(const struct emu_ftl *ftl, uint8_t *buf,
 			       size_t len)
 {
 	const struct emu_ftl *f = ftl;
-	size_t need = emu_ftl_snapshot_size(f);
+	size_t need = emu_ftl_snapshot_size(f), nbytes;
 	uint8_t *q = buf;
+	unsigned int tail;
 	uint32_t i;
 
 	if (len < need)
@@ -901,6 +1020,7 @@ ssize_t emu_ftl_snapshot_write(const struct emu_ftl *ftl, uint8_t *buf,
 	fhint_put_le32(q + 28, f->cfg.gc_free_min);
 	q[32] = (uint8_t)f->cfg.gc_policy;
 	q[33] = (uint8_t)f->cfg.gc_dest;
+	q[34] = (uint8_t)f->l2p.w;
 	fhint_put_le32(q + 36, f->free_head);
 	fhint_put_le32(q + 40, f->free_tail);
 	fhint_put_le32(q + 44, f->free_count);
@@ -932,24 +1052,30 @@ ssize_t emu_ftl_snapshot_write(const struct emu_ftl *ftl, uint8_t *buf,
 		q[25] = k->log;
 		q[26] = q[27] = 0;
 	}
-	for (i = 0; i < f->L; i++, q += 4)
-		fhint_put_le32(q, f->l2p[i]);
+	nbytes = pk_stream_bytes(f->L, f->l2p.w);
+	memcpy(q, f->l2p.b, nbytes);
+	tail = (unsigned int)(((uint64_t)f->L * f->l2p.w) & 7);
+	if (tail)
+		q[nbytes - 1] &= (uint8_t)((1u << tail) - 1);
 	return (ssize_t)need;
 }
 
-static int snap_load(struct emu_ftl *f, const uint8_t *q)
+static int snap_load(struct emu_ftl *f, const uint8_t *q, uint32_t version)
 {
 	uint32_t i, p;
 	bool gap = false;
+	size_t nbytes;
+	unsigned int tail;
 
-	memset(f->p2l, 0xff, (size_t)f->P * 4);
+	pk_clear(&f->p2l, f->P);
 	f->free_head = fhint_get_le32(q + 36);
 	f->free_tail = fhint_get_le32(q + 40);
 	f->free_count = fhint_get_le32(q + 44);
 	f->mapped = fhint_get_le32(q + 48);
 	f->clock = fhint_get_le64(q + 56);
-	for (i = 34; i < 36; i++)
-		gap |= q[i] != 0;
+	/* byte 34: the L2P entry width (version 2), reserved (1) */
+	gap |= q[34] != (version == 1 ? 0 : f->l2p.w);
+	gap |= q[35] != 0;
 	for (i = 52; i < 56; i++)
 		gap |= q[i] != 0;
 	if (gap)
@@ -987,14 +1113,27 @@ static int snap_load(struct emu_ftl *f, const uint8_t *q)
 		f->open_count += k->state == BLK_OPEN;
 		f->closed_count += k->state == BLK_CLOSED;
 	}
-	for (i = 0; i < f->L; i++, q += 4) {
-		p = fhint_get_le32(q);
-		f->l2p[i] = p;
+	if (version == 1) {
+		for (i = 0; i < f->L; i++, q += 4) {
+			p = fhint_get_le32(q);
+			if (p != EMU_FTL_DEALLOC && p >= f->P)
+				return -EBADMSG;
+			SET_L2P(f, i, p);
+		}
+	} else {
+		nbytes = pk_stream_bytes(f->L, f->l2p.w);
+		tail = (unsigned int)(((uint64_t)f->L * f->l2p.w) & 7);
+		if (tail && (q[nbytes - 1] >> tail))
+			return -EBADMSG;	/* pad bits not zero */
+		memcpy(f->l2p.b, q, nbytes);
+	}
+	for (i = 0; i < f->L; i++) {
+		p = L2P(f, i);
 		if (p == EMU_FTL_DEALLOC)
 			continue;
-		if (p >= f->P || f->p2l[p] != NONE)
+		if (p >= f->P || P2L(f, p) != NONE)
 			return -EBADMSG;
-		f->p2l[p] = i;
+		SET_P2L(f, p, i);
 		f->blk[p / f->ppb].valid++;
 	}
 	f->bmin = 0;
@@ -1005,11 +1144,13 @@ int emu_ftl_snapshot_read(struct emu_ftl *ftl, const uint8_t *buf,
 			  size_t len)
 {
 	struct emu_ftl *f = ftl;
+	uint32_t version;
 
 	if (len < SNAP_HDR)
 		return -EBADMSG;
+	version = fhint_get_le32(buf + 4);
 	if (memcmp(buf, EMU_FTL_SNAP_MAGIC, 4) != 0 ||
-	    fhint_get_le32(buf + 4) != EMU_FTL_SNAP_VERSION ||
+	    (version != 1 && version != EMU_FTL_SNAP_VERSION) ||
 	    fhint_get_le32(buf + 8) != SNAP_HDR ||
 	    fhint_get_le32(buf + 12) != f->L ||
 	    fhint_get_le32(buf + 16) != f->ppb ||
@@ -1019,9 +1160,9 @@ int emu_ftl_snapshot_read(struct emu_ftl *ftl, const uint8_t *buf,
 	    buf[32] != (uint8_t)f->cfg.gc_policy ||
 	    buf[33] != (uint8_t)f->cfg.gc_dest)
 		return -EINVAL;
-	if (len != emu_ftl_snapshot_size(f))
+	if (len != snap_size(f, version))
 		return -EBADMSG;
-	if (snap_load(f, buf) < 0) {
+	if (snap_load(f, buf, version) < 0) {
 		ftl_reset(f);
 		return -EBADMSG;
 	}

@@ -181,13 +181,14 @@ ssize_t emu_ftl_delta_decode(struct emu_ftl_delta *d, const uint8_t *buf,
 /*
  * Snapshot: the whole state and counters in a raw little-endian layout
  * (version EMU_FTL_SNAP_VERSION, no CRC; spec-notes/ftl.md).  The size
- * depends on the geometry only.  _write: bytes written or -EMSGSIZE.
- * _read into a model created with the same geometry: 0, -EINVAL (other
- * geometry/version), -EBADMSG (truncated or inconsistent; the model is
- * then reset to empty, all pages deallocated, counters zero).
+ * depends on the geometry only.  _write: bytes written (always the
+ * current version) or -EMSGSIZE.  _read into a model created with the
+ * same geometry, version 2 (bit-packed L2P) or 1 (32-bit L2P): 0, -EINVAL
+ * (other geometry/version), -EBADMSG (truncated or inconsistent; the
+ * model is then reset to empty, all pages deallocated, counters zero).
  */
 #define EMU_FTL_SNAP_MAGIC	"EFTL"
-#define EMU_FTL_SNAP_VERSION	1
+#define EMU_FTL_SNAP_VERSION	2
 size_t emu_ftl_snapshot_size(const struct emu_ftl *ftl);
 ssize_t emu_ftl_snapshot_write(const struct emu_ftl *ftl, uint8_t *buf,
 			       size_t len);

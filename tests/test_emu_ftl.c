@@ -374,6 +374,89 @@ static void test_config_and_memory(void)
 	printf("    64 GiB exported, sf 0.3: %zd bytes, %.3f bytes per "
 	       "physical page\n", m, per_page);
 	CU_ASSERT(per_page <= 8.0);
+	/*
+	 * 64 GiB exported, op 0.07 (the emulator's default): 16 777 216
+	 * logical pages, ceil(16777216 * 1.07 / 256) = 70 124 blocks,
+	 * 17 951 744 physical pages; L2P and P2L entries of 25 bits each
+	 * (2^24 < P + 1, L + 1 <= 2^25): 52 428 800 + 56 099 200 bytes.
+	 */
+	c.spare_factor = 0.07;
+	m = emu_ftl_mem_size(&c);
+	CU_ASSERT_FATAL(m > 0);
+	per_page = (double)m / (70124.0 * 256);
+	printf("    64 GiB exported, op 0.07: %zd bytes (%.1f MiB), %.3f bytes "
+	       "per physical page\n", m, m / 1048576.0, per_page);
+	CU_ASSERT(per_page <= 8.0);
+	CU_ASSERT(m <= (ssize_t)128 << 20);
+	/* the two maps alone, 8 spare bytes each */
+	CU_ASSERT(m >= 52428800 + 8 + 56099200 + 8);
+	CU_ASSERT(m < 52428800 + 56099200 + 32 * 70124 + (1 << 16));
+}
+
+/*
+ * Packed map widths at their edges: P = 15 physical pages need 4-bit L2P
+ * entries (15 = the marker), L = 3 logical pages 2-bit P2L entries
+ * (3 = the marker); and P = 16 needs 5 bits.  Every page written and
+ * trimmed many times; lookups must give back the exact page numbers.
+ */
+static void test_packed_width_edges(void)
+{
+	static const struct { uint32_t ppb, nb, L; } geo[] = {
+		{ 3, 5, 3 },	/* P 15: L2P 4 bits; L 3: P2L 2 bits */
+		{ 2, 8, 4 },	/* P 16: L2P 5 bits; L 4: P2L 3 bits */
+		{ 7, 9, 21 },	/* P 63: L2P 6 bits; L 21: P2L 5 bits */
+	};
+	unsigned int gi;
+
+	for (gi = 0; gi < sizeof(geo) / sizeof(geo[0]); gi++) {
+		struct emu_ftl_config c;
+		struct emu_ftl *f = NULL;
+		uint32_t shadow[64], i, pp, P, maxpp = 0;
+		uint64_t s = 77 + gi;
+
+		memset(&c, 0, sizeof(c));
+		c.pages_per_block = geo[gi].ppb;
+		c.nr_blocks = geo[gi].nb;
+		c.logical_pages = geo[gi].L;
+		c.nr_streams = 1;
+		CU_ASSERT_EQUAL_FATAL(emu_ftl_create(&c, &f), 0);
+		P = emu_ftl_physical_pages(f);
+		CU_ASSERT_EQUAL(P, geo[gi].ppb * geo[gi].nb);
+		for (i = 0; i < geo[gi].L; i++) {
+			CU_ASSERT_EQUAL(emu_ftl_lookup(f, i, &pp), 0);
+			shadow[i] = EMU_FTL_DEALLOC;
+		}
+		for (i = 0; i < 3000; i++) {
+			uint64_t r = fhint_test_rand(&s);
+			uint32_t lp = (uint32_t)((r >> 8) % geo[gi].L), j;
+			int rr;
+
+			if (r % 7 == 0) {
+				CU_ASSERT_EQUAL(emu_ftl_trim(f, lp, 1), 0);
+				shadow[lp] = EMU_FTL_DEALLOC;
+			} else {
+				CU_ASSERT_EQUAL(emu_ftl_write(f, lp, 1, 0), 0);
+				rr = emu_ftl_lookup(f, lp, &pp);
+				CU_ASSERT_EQUAL(rr, 1);
+				CU_ASSERT(pp < P);
+				shadow[lp] = pp;
+			}
+			/* no neighbour's mapped state disturbed (GC moves
+			 * pages, so only the state is compared) */
+			for (j = 0; j < geo[gi].L; j++) {
+				rr = emu_ftl_lookup(f, j, &pp);
+				CU_ASSERT_EQUAL(rr, shadow[j] !=
+						EMU_FTL_DEALLOC);
+				if (rr == 1 && pp > maxpp)
+					maxpp = pp;
+			}
+		}
+		/* the last physical page (P - 1, next to the marker) was
+		 * mapped and read back; L2P and P2L agree */
+		CU_ASSERT_EQUAL(maxpp, P - 1);
+		check_ok(f);
+		emu_ftl_destroy(f);
+	}
 }
 
 static void test_streams_separate(void)
@@ -549,6 +632,31 @@ static void log_delta(void *arg, const struct emu_ftl_delta *d)
 						     l->cap - l->n);
 }
 
+/* bit-at-a-time reader / writer of the little-endian bit stream */
+static uint32_t bits_get(const uint8_t *b, uint64_t pos, unsigned int w)
+{
+	uint32_t v = 0;
+	unsigned int k;
+
+	for (k = 0; k < w; k++)
+		v |= (uint32_t)((b[(pos + k) / 8] >> ((pos + k) % 8)) & 1) << k;
+	return v;
+}
+
+static void bits_put(uint8_t *b, uint64_t pos, unsigned int w, uint32_t v)
+{
+	unsigned int k;
+
+	for (k = 0; k < w; k++) {
+		uint8_t m = (uint8_t)(1u << ((pos + k) % 8));
+
+		if ((v >> k) & 1)
+			b[(pos + k) / 8] |= m;
+		else
+			b[(pos + k) / 8] &= (uint8_t)~m;
+	}
+}
+
 static uint8_t *snap(const struct emu_ftl *f, size_t *len)
 {
 	size_t n = emu_ftl_snapshot_size(f);
@@ -571,8 +679,13 @@ static void test_snapshot_restore(void)
 	struct emu_ftl_stats sa, sb;
 	uint64_t s = 0x5a5a, s2;
 	size_t n, n2, i;
-	uint8_t *x, *y, *t;
-	uint32_t L = nlogical(a), pa, pb;
+	uint8_t *x, *y, *t, *v1;
+	uint32_t L = nlogical(a), pa, pb, e, i2 = 0, j2 = 0;
+	/* 96 blocks x 16 = 1536 physical pages: 11-bit L2P entries
+	 * (2^11 = 2048 > 1536), 0x7ff deallocated; L = 1228 entries =
+	 * 13 508 bits = 1689 bytes, 4 pad bits in the last one */
+	const size_t blk0 = 64 + 64 + 8 * 6 + 8 * 17 + 32 + 32 * 6 + 512;
+	const size_t l2p0 = blk0 + 28 * 96, l2plen = 1689;
 
 	emu_ftl_set_group_stream(a, 9, 3);
 	random_ops(a, &s, 6000);
@@ -600,6 +713,60 @@ static void test_snapshot_restore(void)
 	CU_ASSERT_EQUAL(n2, n);
 	CU_ASSERT_EQUAL(memcmp(x, y, n), 0);
 	free(y);
+	/* version 2 layout: width byte, packed L2P entries, zero pad */
+	CU_ASSERT_EQUAL(L, 1228);
+	CU_ASSERT_EQUAL(x[4], 2);
+	CU_ASSERT_EQUAL(x[34], 11);
+	CU_ASSERT_EQUAL(x[35], 0);
+	CU_ASSERT_EQUAL(n, l2p0 + l2plen);
+	CU_ASSERT_EQUAL(x[n - 1] >> 4, 0);
+	for (i = 0; i < L; i++) {
+		e = bits_get(x + l2p0, (uint64_t)i * 11, 11);
+		if (emu_ftl_lookup(b, (uint32_t)i, &pb) == 1) {
+			if (e != pb) {
+				CU_FAIL("packed L2P entry != lookup");
+				break;
+			}
+			if (!i2)
+				i2 = (uint32_t)i + 1;
+			else if (!j2)
+				j2 = (uint32_t)i + 1;
+		} else if (e != 0x7ff) {
+			CU_FAIL("deallocated entry is not all ones");
+			break;
+		}
+	}
+	CU_ASSERT(i2 && j2);
+	/* version 1 (4 bytes LE per L2P entry, byte 34 reserved) still
+	 * reads, into the same state */
+	v1 = malloc(l2p0 + 4 * (size_t)L);
+	CU_ASSERT_FATAL(v1 != NULL);
+	memcpy(v1, x, l2p0);
+	v1[4] = 1;
+	v1[34] = 0;
+	for (i = 0; i < L; i++) {
+		e = bits_get(x + l2p0, (uint64_t)i * 11, 11);
+		e = e == 0x7ff ? 0xffffffffu : e;
+		v1[l2p0 + 4 * i] = (uint8_t)e;
+		v1[l2p0 + 4 * i + 1] = (uint8_t)(e >> 8);
+		v1[l2p0 + 4 * i + 2] = (uint8_t)(e >> 16);
+		v1[l2p0 + 4 * i + 3] = (uint8_t)(e >> 24);
+	}
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, v1, l2p0 + 4 * L - 1),
+			-EBADMSG);
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, v1, n), -EBADMSG);
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, v1, l2p0 + 4 * L), 0);
+	check_ok(b);
+	y = snap(b, &n2);
+	CU_ASSERT_EQUAL(memcmp(x, y, n), 0);
+	free(y);
+	v1[34] = 11;		/* reserved in version 1 */
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, v1, l2p0 + 4 * L), -EBADMSG);
+	v1[34] = 0;
+	v1[l2p0 + 4 * (i2 - 1) + 1] = 0x06;	/* page 0x6xx >= 1536 */
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, v1, l2p0 + 4 * L), -EBADMSG);
+	free(v1);
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, x, n), 0);
 	/* the same future: identical ops keep both identical */
 	s2 = s;
 	random_ops(a, &s, 3000);
@@ -617,24 +784,36 @@ static void test_snapshot_restore(void)
 	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n - 1), -EBADMSG);
 	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n + 1), -EBADMSG);
 	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, 10), -EBADMSG);
-	t[4] = 2;
+	t[4] = 3;
 	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EINVAL);
-	t[4] = 1;
+	t[4] = 0;
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EINVAL);
+	t[4] = 2;
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), 0);
 	/* two logical pages on one physical page */
-	memcpy(t + n - 4, t + n - 8, 4);
-	if (memcmp(t + n - 4, "\xff\xff\xff\xff", 4) == 0)
-		memcpy(t + n - 4, t + n - 12, 4);
-	{
-		int r = emu_ftl_snapshot_read(b, t, n);
-
-		CU_ASSERT_EQUAL(r, -EBADMSG);
-	}
+	e = bits_get(t + l2p0, (uint64_t)(i2 - 1) * 11, 11);
+	bits_put(t + l2p0, (uint64_t)(j2 - 1) * 11, 11, e);
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EBADMSG);
+	/* a page past the end that is not the marker */
+	memcpy(t, x, n);
+	bits_put(t + l2p0, (uint64_t)(i2 - 1) * 11, 11, 1536);
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EBADMSG);
+	memcpy(t, x, n);
+	bits_put(t + l2p0, (uint64_t)(i2 - 1) * 11, 11, 0x7fe);
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EBADMSG);
+	/* a pad bit, the width byte, the other reserved byte */
+	memcpy(t, x, n);
+	t[n - 1] |= 0x10;
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EBADMSG);
+	memcpy(t, x, n);
+	t[34] = 12;
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EBADMSG);
+	memcpy(t, x, n);
+	t[35] = 1;
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EBADMSG);
 	/* block table at the documented offset: a broken list link */
 	{
-		size_t blk0 = 64 + 64 + 8 * 6 + 8 * 17 + 32 + 32 * 6 + 512;
-
 		memcpy(t, x, n);
-		CU_ASSERT_EQUAL(n, blk0 + 28 * 96 + 4 * (size_t)L);
 		CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), 0);
 		t[blk0 + 4] ^= 0x01;	/* block 0 prev */
 		CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, t, n), -EBADMSG);
@@ -752,6 +931,8 @@ static CU_TestInfo tests[] = {
 	  test_lambert_w_model },
 	{ "config, defaults, limits, bytes per physical page",
 	  test_config_and_memory },
+	{ "packed L2P / P2L at the edges of the entry width",
+	  test_packed_width_edges },
 	{ "one open block per stream, append at the write pointer",
 	  test_streams_separate },
 	{ "uniform random writes, greedy, sf 0.3: WA 2.35 +- 3%",
