@@ -12,6 +12,7 @@ int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 		      const struct fhint_discard_opts *opts,
 		      struct fhint_discard_result *res)
 {
+	struct fhint_discard_opts o = { .nsid = 1 };
 	struct fhint_wire_cmd w;
 	uint64_t most = 0, len;
 	uint8_t *data;
@@ -21,6 +22,11 @@ int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 	memset(res, 0, sizeof(*res));
 	if (!dev || !plan || !lim)
 		return -EINVAL;
+	/* NVMe: the namespace behind the device unless the caller chose */
+	if (opts)
+		o = *opts;
+	if ((!opts || !opts->nsid) && fhint_dev_nvme_nsid(dev))
+		o.nsid = fhint_dev_nvme_nsid(dev);
 	for (i = 0; i < plan->n_cmds; i++) {
 		len = fhint_plan_cmd_data_len(&plan->cmds[i], lim);
 		if (len > most)
@@ -32,11 +38,15 @@ int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 	if (!data)
 		return -ENOMEM;
 	for (i = 0; i < plan->n_cmds; i++) {
-		ret = fhint_discard_cmd_build(plan, i, lim, opts, &w, data,
+		ret = fhint_discard_cmd_build(plan, i, lim, &o, &w, data,
 					      most);
-		if (!ret && w.proto != FHINT_WIRE_SCSI)
-			ret = -ENOTSUP;
-		if (!ret)
+		if (!ret && w.proto == FHINT_WIRE_NVME)
+			/* status: fhint_dev_nvme_status(); res->chk stays
+			 * clear */
+			ret = fhint_dev_nvme(dev, &w.nvme,
+					     w.nvme.data_len ? data : NULL,
+					     NULL);
+		else if (!ret)
 			ret = fhint_dev_cmd(dev, w.cdb, w.cdb_len,
 					    w.data_len ? FHINT_DIR_TO_DEV :
 							 FHINT_DIR_NONE,

@@ -10,8 +10,13 @@
 #include "fhint/xport.h"
 #include "xport_priv.h"
 
+/* First match wins: NVMe device names before the SG_IO catch-all of
+ * device paths. */
 static const struct fhint_xport_ops *const xports[] = {
 	&fhint_xport_emu,
+	&fhint_xport_iscsi,
+	&fhint_xport_nvme,
+	&fhint_xport_sg,
 };
 
 int fhint_dev_open(const char *target, unsigned int flags,
@@ -26,8 +31,8 @@ int fhint_dev_open(const char *target, unsigned int flags,
 		if (xports[i]->match(target))
 			return xports[i]->open(target, flags, out, err, errlen);
 	if (err && errlen)
-		snprintf(err, errlen, "%s: not a target fhint knows (emu:...)",
-			 target);
+		snprintf(err, errlen, "%s: not a target fhint knows (emu:..., "
+			 "/dev/..., iscsi://...)", target);
 	return -EINVAL;
 }
 
@@ -46,7 +51,25 @@ int fhint_dev_scsi(struct fhint_dev *dev, struct fhint_scsi_io *io)
 	io->status = FHINT_STATUS_GOOD;
 	io->resid = 0;
 	io->sense_len = 0;
+	if (!io->timeout_ms)
+		io->timeout_ms = dev->opts.timeout_ms;
 	return dev->ops->scsi(dev, io);
+}
+
+int fhint_dev_set_opts(struct fhint_dev *dev, const struct fhint_dev_opts *opts)
+{
+	if (!dev || !opts)
+		return -EINVAL;
+	dev->opts = *opts;
+	return 0;
+}
+
+int fhint_dev_get_opts(const struct fhint_dev *dev, struct fhint_dev_opts *opts)
+{
+	if (!dev || !opts)
+		return -EINVAL;
+	*opts = dev->opts;
+	return 0;
 }
 
 const char *fhint_dev_transport(const struct fhint_dev *dev)
@@ -68,12 +91,23 @@ int fhint_dev_cmd(struct fhint_dev *dev, const uint8_t *cdb, uint8_t cdb_len,
 		.data_len = data_len,
 	};
 	struct fhint_sense s;
+	unsigned int tries = 0;
 	int ret;
 
 	fhint_check_clear(chk);
-	ret = fhint_dev_scsi(dev, &io);
-	if (ret)
-		return ret;
+	for (;;) {
+		io.timeout_ms = 0;
+		ret = fhint_dev_scsi(dev, &io);
+		if (ret)
+			return ret;
+		/* SAM-5 5.14: a reported UA means the command did not run */
+		if (io.status != FHINT_STATUS_CHECK_CONDITION ||
+		    tries >= dev->opts.ua_retries ||
+		    fhint_sense_decode(io.sense, io.sense_len, &s) < 0 ||
+		    !fhint_sense_is_unit_attention(&s))
+			break;
+		tries++;
+	}
 	if (resid)
 		*resid = io.resid;
 	switch (io.status) {
@@ -99,4 +133,45 @@ int fhint_dev_cmd(struct fhint_dev *dev, const uint8_t *cdb, uint8_t cdb_len,
 	default:
 		return -EPROTO;
 	}
+}
+
+/* ---- NVMe ---- */
+
+static int nvme_send(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
+		     void *data, uint32_t *result, bool admin)
+{
+	if (!dev || !cmd || (cmd->data_len && !data))
+		return -EINVAL;
+	memset(&dev->nvme_status, 0, sizeof(dev->nvme_status));
+	if (!dev->ops->nvme)
+		return -ENOTSUP;
+	if (!cmd->timeout_ms)
+		cmd->timeout_ms = dev->opts.timeout_ms;
+	return dev->ops->nvme(dev, cmd, data, result, admin);
+}
+
+int fhint_dev_nvme(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
+		   void *data, uint32_t *result)
+{
+	return nvme_send(dev, cmd, data, result, false);
+}
+
+int fhint_dev_nvme_admin(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
+			 void *data, uint32_t *result)
+{
+	return nvme_send(dev, cmd, data, result, true);
+}
+
+uint32_t fhint_dev_nvme_nsid(const struct fhint_dev *dev)
+{
+	return dev && dev->ops->nsid ? dev->ops->nsid(dev) : 0;
+}
+
+int fhint_dev_nvme_status(const struct fhint_dev *dev,
+			  struct fhint_nvme_status *st)
+{
+	if (!dev || !st)
+		return -EINVAL;
+	*st = dev->nvme_status;
+	return 0;
 }

@@ -13,13 +13,29 @@ struct fhint_xport_ops {
 	void (*close)(struct fhint_dev *dev);
 	int  (*scsi)(struct fhint_dev *dev, struct fhint_scsi_io *io);
 	struct fhint_emu *(*emu)(struct fhint_dev *dev);
+	/* NVMe transports only (NULL elsewhere) */
+	int  (*nvme)(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
+		     void *data, uint32_t *result, bool admin);
+	uint32_t (*nsid)(const struct fhint_dev *dev);
 };
 
-/* Every transport's device starts with this. */
+/* Every transport's device starts with this (zeroed at open). */
 struct fhint_dev {
 	const struct fhint_xport_ops *ops;
+	struct fhint_dev_opts opts;
+	struct fhint_nvme_status nvme_status;	/* of the last NVMe command */
 };
 
+/* SG_IO / iSCSI default command timeout */
+#define FHINT_XPORT_DEFAULT_TIMEOUT_MS	60000u
+
 extern const struct fhint_xport_ops fhint_xport_emu;
+extern const struct fhint_xport_ops fhint_xport_sg;
+extern const struct fhint_xport_ops fhint_xport_nvme;
+extern const struct fhint_xport_ops fhint_xport_iscsi;
+
+/* A device path naming an NVMe namespace (nvmeXnY / ngXnY, after
+ * following symlinks). */
+bool fhint_xport_is_nvme_path(const char *target);
 
 #endif

@@ -14,6 +14,18 @@
 static int capture_fd = -1;
 static struct fhint_sg3_capture *capture;
 
+/*
+ * Hooks for tests/fake_sg.c: when set, SG_IO on the capture descriptor is
+ * answered by fhint_sg3_hook instead of the recorder, and any other ioctl
+ * on it by fhint_sg3_ioctl_hook (NVMe ioctls through libnvme).  NULL (the
+ * default) keeps the capture behaviour above.
+ */
+struct sg_io_hdr;
+extern int (*fhint_sg3_hook)(struct sg_io_hdr *h);
+extern int (*fhint_sg3_ioctl_hook)(unsigned long request, void *arg);
+int (*fhint_sg3_hook)(struct sg_io_hdr *h);
+int (*fhint_sg3_ioctl_hook)(unsigned long request, void *arg);
+
 int fhint_sg3_open(struct fhint_sg3_capture *cap)
 {
 	capture_fd = open("/dev/null", O_RDWR);
@@ -72,6 +84,10 @@ int ioctl(int fd, unsigned long request, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	if (fd >= 0 && fd == capture_fd && capture) {
+		if (request == SG_IO && fhint_sg3_hook)
+			return fhint_sg3_hook(arg);
+		if (request != SG_IO && fhint_sg3_ioctl_hook)
+			return fhint_sg3_ioctl_hook(request, arg);
 		if (request == SG_IO)
 			return fake_sg_io(arg);
 		if (request == SG_GET_VERSION_NUM) {

@@ -23,10 +23,12 @@ struct fhint_discard_result {
 };
 
 /*
- * Send every command of @plan (SCSI transports; NVMe plans need the NVMe
- * transport).  Stops at the first failure: returns its error (-EIO with
- * res->chk for CHECK CONDITION) and res->failed; commands before it were
- * executed.  0 when all completed.
+ * Send every command of @plan: SCSI (and SAT) commands on SCSI transports,
+ * NVMe commands on NVMe targets; a plan for the other protocol is refused.
+ * Stops at the first failure: returns its error and res->failed; commands
+ * before it were executed.  For CHECK CONDITION -EIO with res->chk set; for
+ * an NVMe error -EIO with the status in fhint_dev_nvme_status().  0 when
+ * all completed.
  */
 int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 		      const struct fhint_limits *lim,

@@ -4,12 +4,19 @@
  *
  *   emu:[PATH][?KEY=VALUE...]   the emulated LUN, in-process (fhint/emu.h);
  *                               no root, no kernel module, no device
- *   /dev/sgN, /dev/sdX, /dev/bsg/...   SG_IO (libsgutils2)      [tools issue]
- *   /dev/nvmeXnY, /dev/ngXnY           NVMe (libnvme)           [tools issue]
- *   iscsi://HOST[:PORT]/IQN/LUN        iSCSI (libiscsi)         [tools issue]
+ *   /dev/sgN, /dev/sdX, /dev/bsg/..., any other device path
+ *                               SG_IO through libsgutils2's sg_pt layer
+ *   /dev/nvmeXnY, /dev/ngXnY    NVMe I/O and admin passthrough (libnvme);
+ *                               no SCSI translation: SCSI is -ENOTSUP
+ *   iscsi://[USER%PASS@]HOST[:PORT]/IQN/LUN
+ *                               iSCSI (libiscsi), initiator name
+ *                               iqn.2026-12.org.fhint:initiator or
+ *                               $FHINT_ISCSI_INITIATOR; CDBs up to 16 bytes
  *
  * Every transport returns the SCSI status, the sense data and the residual;
- * a command that could not be delivered at all is a negative errno.
+ * a command that could not be delivered at all is a negative errno
+ * (-ETIMEDOUT when it timed out, -EIO for other host/transport errors, or
+ * the operating system's error).
  */
 #ifndef FHINT_XPORT_H
 #define FHINT_XPORT_H
@@ -17,6 +24,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <linux/nvme_ioctl.h>
 
 #include <fhint/check.h>
 #include <fhint/scsi_proto.h>
@@ -39,7 +48,9 @@ struct fhint_scsi_io {
 	enum fhint_dir dir;
 	void    *data;
 	uint32_t data_len;
-	uint32_t timeout_ms;	/* 0: the transport's default (60 s) */
+	uint32_t timeout_ms;	/* 0: the device option (fhint_dev_scsi()
+				 * fills it in), else the transport's
+				 * default (60 s) */
 	/* outputs */
 	uint8_t  status;	/* FHINT_STATUS_* */
 	uint32_t resid;		/* data_len minus bytes transferred */
@@ -60,8 +71,41 @@ int fhint_dev_open(const char *target, unsigned int flags,
 		   struct fhint_dev **out, char *err, size_t errlen);
 void fhint_dev_close(struct fhint_dev *dev);
 
+/*
+ * Open a device the caller already holds open (SG_IO capable: sg, bsg or a
+ * SCSI block device; or an NVMe namespace).  fhint_dev_close() does not
+ * close @fd.  @flags: FHINT_DEV_RDONLY makes the NVMe transport refuse
+ * writing commands.  For NVMe, @nsid 0 asks the device (NVME_IOCTL_ID).
+ * Errors as fhint_dev_open(); -ENOTTY when @fd does not take SG_IO.
+ */
+int fhint_dev_open_sg_fd(int fd, unsigned int flags, struct fhint_dev **out,
+			 char *err, size_t errlen);
+int fhint_dev_open_nvme_fd(int fd, uint32_t nsid, unsigned int flags,
+			   struct fhint_dev **out, char *err, size_t errlen);
+
+/*
+ * Explicit per-device options (default: all zero).
+ *   timeout_ms  used when a command gives none (fhint_scsi_io.timeout_ms or
+ *               nvme_passthru_cmd.timeout_ms 0); 0: the transport's
+ *               default (60 s for SG_IO and iSCSI, the kernel's for NVMe)
+ *   ua_retries  fhint_dev_cmd() sends a command again, up to this many
+ *               times, while it ends in CHECK CONDITION with UNIT
+ *               ATTENTION (SAM-5 5.14: the UA was reported, the command
+ *               was not executed).  0: the UA is returned (-EIO, chk).
+ */
+struct fhint_dev_opts {
+	uint32_t timeout_ms;
+	unsigned ua_retries;
+};
+
+/* Returns 0 or -EINVAL (NULL). */
+int fhint_dev_set_opts(struct fhint_dev *dev,
+		       const struct fhint_dev_opts *opts);
+int fhint_dev_get_opts(const struct fhint_dev *dev,
+		       struct fhint_dev_opts *opts);
+
 /* Send one SCSI command.  0 when it completed with any status; negative
- * errno when it could not be delivered. */
+ * errno when it could not be delivered (-ENOTSUP on an NVMe device). */
 int fhint_dev_scsi(struct fhint_dev *dev, struct fhint_scsi_io *io);
 
 /* "emu", "sg", "nvme", "iscsi" */
@@ -74,9 +118,50 @@ struct fhint_emu *fhint_dev_emu(struct fhint_dev *dev);
  * decode the sense into @chk (sense key, ASC/ASCQ, field pointer).
  * Returns 0 on GOOD, -EIO on CHECK CONDITION (chk set), -EBUSY for BUSY /
  * TASK SET FULL, -EPROTO for other status, or the delivery error.
+ * A UNIT ATTENTION is retried as struct fhint_dev_opts.ua_retries says.
  */
 int fhint_dev_cmd(struct fhint_dev *dev, const uint8_t *cdb, uint8_t cdb_len,
 		  enum fhint_dir dir, void *data, uint32_t data_len,
 		  uint32_t *resid, struct fhint_check *chk);
+
+/*
+ * NVMe (NVMe targets only; -ENOTSUP on others).
+ *
+ * The completion Status Field (Base 2.0 4.6.1, CQE DW3 31:17): SCT in
+ * bits 10:8 and SC in bits 7:0 of sct_sc, and the Do Not Retry bit.
+ */
+struct fhint_nvme_status {
+	uint16_t sct_sc;	/* (SCT << 8) | SC; 0: success */
+	bool     dnr;
+};
+
+/* "NVMe status 0/02h: Invalid Field in Command (DNR)".  Returns the length
+ * written, -EMSGSIZE when truncated (still NUL-terminated), -EINVAL. */
+int fhint_nvme_status_format(const struct fhint_nvme_status *st, char *buf,
+			     size_t len);
+
+/*
+ * Submit an NVM command set I/O command (Flush, Write, Read, Write Zeroes,
+ * Dataset Management, I/O Management Send/Receive, ...) with @cmd->data_len
+ * bytes at @data.  The transport sets cmd->addr to @data, cmd->nsid to the
+ * device's namespace when 0, and cmd->timeout_ms from the options when 0.
+ * Returns 0 (CQE DW0 in *@result when not NULL), -EIO when the controller
+ * completed it with an error status (fhint_dev_nvme_status() tells which),
+ * -EROFS for a writing command on a FHINT_DEV_RDONLY device, or the
+ * submission's negative errno.
+ */
+int fhint_dev_nvme(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
+		   void *data, uint32_t *result);
+/* Admin commands that only read: Identify, Get Log Page, Get Features,
+ * Directive Receive; and Directive Send unless FHINT_DEV_RDONLY.  Others:
+ * -ENOTSUP.  Same return values as fhint_dev_nvme(). */
+int fhint_dev_nvme_admin(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
+			 void *data, uint32_t *result);
+/* The namespace id behind an NVMe target; 0 for other transports. */
+uint32_t fhint_dev_nvme_nsid(const struct fhint_dev *dev);
+/* The completion status of the last NVMe command sent on @dev (zeroed
+ * after a success or a submission error).  0, or -EINVAL. */
+int fhint_dev_nvme_status(const struct fhint_dev *dev,
+			  struct fhint_nvme_status *st);
 
 #endif /* FHINT_XPORT_H */
