@@ -1,0 +1,673 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * sgtools/cli.c - what every fhint tool shares: exit codes, one-line
+ * errors, sizes and ranges with units, the "is this disk in use" check,
+ * JSON and hex output.  See cli.h.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "fhint/sense.h"
+#include "cli.h"
+
+int cli_err(const char *prog, int code, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	size_t n;
+	char *p;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	/* exactly one line: no embedded or trailing newlines */
+	n = strlen(line);
+	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		line[--n] = '\0';
+	for (p = line; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	fprintf(stderr, "%s: %s\n", prog ? prog : "fhint", line);
+	fflush(stderr);
+	return code;
+}
+
+int cli_err_sense(const char *prog, const char *what, int err,
+		  const struct fhint_check *chk)
+{
+	char line[512];
+
+	if (err == -EIO && chk && chk->sense_key != FHINT_SK_NO_SENSE) {
+		struct fhint_sense s;
+
+		memset(&s, 0, sizeof(s));
+		fhint_sense_from_check(&s, chk);
+		fhint_sense_format(&s, line, sizeof(line));
+	} else if (err == -EIO) {
+		snprintf(line, sizeof(line), "CHECK CONDITION without sense data");
+	} else if (err == -EBUSY) {
+		snprintf(line, sizeof(line), "device busy (BUSY or TASK SET FULL)");
+	} else if (err == -EPROTO) {
+		snprintf(line, sizeof(line), "unexpected SCSI status");
+	} else {
+		snprintf(line, sizeof(line), "%s", strerror(err < 0 ? -err : err));
+	}
+	return cli_err(prog, CLI_EXIT_DEVICE, "%s: %s", what ? what : "command",
+		       line);
+}
+
+/* Multiply-add with overflow detection. */
+static bool mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
+{
+	return __builtin_mul_overflow(a, b, out);
+}
+
+static bool streq_ci(const char *a, const char *b)
+{
+	return strcasecmp(a, b) == 0;
+}
+
+/* Multiplier for a unit suffix (the part after the digits), 0 = junk. */
+static int unit_bytes(const char *u, uint64_t default_unit, uint32_t lbs,
+		      uint64_t *mult)
+{
+	static const struct {
+		char letter;
+		unsigned int shift;
+	} bin[] = { { 'k', 10 }, { 'm', 20 }, { 'g', 30 }, { 't', 40 } };
+	size_t i;
+
+	if (*u == '\0') {
+		if (!default_unit)
+			return -EINVAL;
+		*mult = default_unit;
+		return 0;
+	}
+	if (streq_ci(u, "b")) {
+		*mult = 1;
+		return 0;
+	}
+	if (streq_ci(u, "s")) {
+		if (!lbs)
+			return -EINVAL;
+		*mult = lbs;
+		return 0;
+	}
+	for (i = 0; i < sizeof(bin) / sizeof(bin[0]); i++) {
+		if (tolower((unsigned char)u[0]) != bin[i].letter)
+			continue;
+		/* K, KiB (any case) */
+		if (u[1] == '\0' || streq_ci(u + 1, "ib")) {
+			*mult = 1ULL << bin[i].shift;
+			return 0;
+		}
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+int cli_parse_size(const char *s, uint64_t default_unit, uint32_t lbs,
+		   uint64_t *bytes)
+{
+	uint64_t v = 0, mult;
+	bool hex = false, overflow = false;
+	const char *p;
+	int digits = 0, ret;
+
+	if (!s || !bytes || !*s)
+		return -EINVAL;
+	p = s;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		hex = true;
+		p += 2;
+	}
+	for (;; p++) {
+		unsigned int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned int)(*p - '0');
+		else if (hex && isxdigit((unsigned char)*p))
+			d = (unsigned int)(tolower((unsigned char)*p) - 'a' + 10);
+		else
+			break;
+		digits++;
+		if (__builtin_mul_overflow(v, hex ? 16u : 10u, &v) ||
+		    __builtin_add_overflow(v, d, &v))
+			overflow = true;
+	}
+	if (!digits)
+		return -EINVAL;		/* "", "-1", "K", "0x", " 1" */
+	ret = unit_bytes(p, default_unit, lbs, &mult);
+	if (ret)
+		return ret;
+	if (overflow || mul_overflows(v, mult, &v))
+		return -ERANGE;
+	*bytes = v;
+	return 0;
+}
+
+int cli_parse_range(const char *s, uint64_t default_unit, uint32_t lbs,
+		    struct fhint_range *r)
+{
+	char buf[256];
+	const char *sep;
+	uint64_t a, b;
+	size_t alen;
+	int ret;
+
+	if (!s || !r || !*s)
+		return -EINVAL;
+	/* Sizes carry no sign, so the first '+' or '-' after the first
+	 * character separates the two halves ("-5+1" is junk). */
+	sep = strpbrk(s + 1, "+-");
+	if (!sep || s[0] == '+' || s[0] == '-')
+		return -EINVAL;
+	alen = (size_t)(sep - s);
+	if (alen >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, alen);
+	buf[alen] = '\0';
+	ret = cli_parse_size(buf, default_unit, lbs, &a);
+	if (ret)
+		return ret;
+	ret = cli_parse_size(sep + 1, default_unit, lbs, &b);
+	if (ret)
+		return ret;
+	if (*sep == '+') {
+		if (b && a > UINT64_MAX - b)
+			return -ERANGE;
+		r->start = a;
+		r->len = b;
+	} else {
+		if (b < a)
+			return -EINVAL;	/* END before START */
+		r->start = a;
+		r->len = b - a;
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int cli_read_ranges(const char *path, uint64_t default_unit, uint32_t lbs,
+		    struct fhint_range **r, size_t *n, char *err,
+		    size_t errlen)
+{
+	size_t n0, cap, lineno = 0, linecap = 0;
+	char *line = NULL;
+	ssize_t got;
+	bool is_stdin;
+	FILE *f;
+	int ret = 0;
+
+	if (!path || !r || !n)
+		return -EINVAL;
+	if (err && errlen)
+		err[0] = '\0';
+	is_stdin = strcmp(path, "-") == 0;
+	f = is_stdin ? stdin : fopen(path, "re");
+	if (!f) {
+		ret = -errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	n0 = *n;
+	cap = *n;
+	while ((got = getline(&line, &linecap, f)) >= 0) {
+		struct fhint_range one;
+		char *hash, *t;
+
+		lineno++;
+		if (memchr(line, '\0', (size_t)got)) {
+			ret = -EINVAL;
+			if (err && errlen)
+				snprintf(err, errlen, "%s:%zu: NUL byte in line",
+					 is_stdin ? "<stdin>" : path, lineno);
+			break;
+		}
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		t = trim(line);
+		if (!*t)
+			continue;
+		ret = cli_parse_range(t, default_unit, lbs, &one);
+		if (ret) {
+			char shown[65];
+			size_t k;
+
+			/* quote the line, but never echo control bytes */
+			for (k = 0; k < sizeof(shown) - 1 && t[k]; k++)
+				shown[k] = isprint((unsigned char)t[k]) ? t[k]
+									: '?';
+			shown[k] = '\0';
+			if (err && errlen)
+				snprintf(err, errlen, "%s:%zu: bad range '%s': %s",
+					 is_stdin ? "<stdin>" : path, lineno,
+					 shown,
+					 ret == -ERANGE ? "overflows 64 bits"
+							: "expected START+LEN or START-END");
+			ret = -EINVAL;
+			break;
+		}
+		if (*n == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct fhint_range *nr;
+
+			if (ncap > SIZE_MAX / sizeof(*nr) ||
+			    !(nr = realloc(*r, ncap * sizeof(*nr)))) {
+				ret = -ENOMEM;
+				if (err && errlen)
+					snprintf(err, errlen, "out of memory");
+				break;
+			}
+			*r = nr;
+			cap = ncap;
+		}
+		(*r)[(*n)++] = one;
+	}
+	if (!ret && ferror(f)) {
+		ret = -EIO;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: read error", path);
+	}
+	free(line);
+	if (!is_stdin)
+		fclose(f);
+	if (ret)
+		*n = n0;	/* nothing appended on error; *r stays valid */
+	return ret;
+}
+
+/* ---- in-use check ---- */
+
+#define CLI_MAX_DEVS 256
+
+struct devset {
+	dev_t dev[CLI_MAX_DEVS];
+	char name[CLI_MAX_DEVS][NAME_MAX + 1];
+	size_t n;
+};
+
+static void devset_add(struct devset *ds, dev_t d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ds->n; i++)
+		if (ds->dev[i] == d)
+			return;
+	if (ds->n == CLI_MAX_DEVS)
+		return;
+	ds->dev[ds->n] = d;
+	snprintf(ds->name[ds->n], sizeof(ds->name[0]), "%s", name);
+	ds->n++;
+}
+
+static const char *devset_find(const struct devset *ds, dev_t d)
+{
+	size_t i;
+
+	for (i = 0; i < ds->n; i++)
+		if (ds->dev[i] == d)
+			return ds->name[i];
+	return NULL;
+}
+
+static int read_sysfs_dev(const char *path, dev_t *d)
+{
+	unsigned int ma, mi;
+	FILE *f = fopen(path, "re");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%u:%u", &ma, &mi) == 2;
+	fclose(f);
+	if (!ok)
+		return -EINVAL;
+	*d = makedev(ma, mi);
+	return 0;
+}
+
+/* The block device behind a char node: /dev/sgN and /dev/bsg/... have
+ * device/block/<disk> in sysfs; /dev/ngXnY is the generic node of nvmeXnY. */
+static int char_to_block(dev_t cdev, dev_t *bdev, char *name, size_t namelen)
+{
+	char path[128], link[PATH_MAX];
+	struct dirent *de;
+	const char *base;
+	ssize_t ll;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u/device/block",
+		 major(cdev), minor(cdev));
+	d = opendir(path);
+	if (d) {
+		int ret = -ENOENT;
+
+		while ((de = readdir(d))) {
+			char p2[PATH_MAX];
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(p2, sizeof(p2), "%s/%s/dev", path, de->d_name);
+			if (!read_sysfs_dev(p2, bdev)) {
+				snprintf(name, namelen, "%s", de->d_name);
+				ret = 0;
+				break;
+			}
+		}
+		closedir(d);
+		return ret;
+	}
+	snprintf(path, sizeof(path), "/sys/dev/char/%u:%u", major(cdev),
+		 minor(cdev));
+	ll = readlink(path, link, sizeof(link) - 1);
+	if (ll <= 0)
+		return -ENOENT;
+	link[ll] = '\0';
+	base = strrchr(link, '/');
+	base = base ? base + 1 : link;
+	if (strncmp(base, "ng", 2) == 0) {
+		char p2[PATH_MAX];
+
+		snprintf(p2, sizeof(p2), "/sys/class/block/nvme%s/dev", base + 2);
+		if (!read_sysfs_dev(p2, bdev)) {
+			snprintf(name, namelen, "nvme%s", base + 2);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* The target itself, plus every partition when it is a whole disk. */
+static void collect_devs(dev_t bdev, const char *name, struct devset *ds)
+{
+	char path[128];
+	struct dirent *de;
+	DIR *d;
+
+	devset_add(ds, bdev, name);
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
+		 major(bdev), minor(bdev));
+	if (access(path, F_OK) == 0)
+		return;		/* a partition: just itself */
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(bdev),
+		 minor(bdev));
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char p2[PATH_MAX];
+		dev_t pd;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(p2, sizeof(p2), "%s/%s/partition", path, de->d_name);
+		if (access(p2, F_OK))
+			continue;
+		snprintf(p2, sizeof(p2), "%s/%s/dev", path, de->d_name);
+		if (!read_sysfs_dev(p2, &pd))
+			devset_add(ds, pd, de->d_name);
+	}
+	closedir(d);
+}
+
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape_octal(char *s)
+{
+	char *o = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+}
+
+static bool check_mounts(const struct devset *ds, char *why, size_t whylen)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool busy = false;
+
+	if (!f)
+		return false;
+	while (!busy && getline(&line, &cap, f) > 0) {
+		char *fields[12], *save = NULL, *tok, *src = NULL;
+		unsigned int ma, mi;
+		const char *hit;
+		int nf = 0, i;
+
+		for (tok = strtok_r(line, " \n", &save); tok && nf < 12;
+		     tok = strtok_r(NULL, " \n", &save))
+			fields[nf++] = tok;
+		if (nf < 5)
+			continue;
+		/* after the optional fields: "-" fstype source */
+		for (i = 5; i + 2 < nf; i++)
+			if (strcmp(fields[i], "-") == 0) {
+				src = fields[i + 2];
+				break;
+			}
+		unescape_octal(fields[4]);
+		hit = NULL;
+		if (sscanf(fields[2], "%u:%u", &ma, &mi) == 2)
+			hit = devset_find(ds, makedev(ma, mi));
+		if (!hit && src && src[0] == '/') {
+			struct stat st;
+
+			unescape_octal(src);
+			if (stat(src, &st) == 0 && S_ISBLK(st.st_mode))
+				hit = devset_find(ds, st.st_rdev);
+		}
+		if (hit) {
+			snprintf(why, whylen, "%s is mounted on %s", hit,
+				 fields[4]);
+			busy = true;
+		}
+	}
+	free(line);
+	fclose(f);
+	return busy;
+}
+
+static bool check_swaps(const struct devset *ds, char *why, size_t whylen)
+{
+	FILE *f = fopen("/proc/swaps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool busy = false, first = true;
+
+	if (!f)
+		return false;
+	while (!busy && getline(&line, &cap, f) > 0) {
+		char *sp;
+		struct stat st;
+		const char *hit;
+
+		if (first) {	/* header */
+			first = false;
+			continue;
+		}
+		sp = strpbrk(line, " \t\n");
+		if (sp)
+			*sp = '\0';
+		unescape_octal(line);
+		if (stat(line, &st) || !S_ISBLK(st.st_mode))
+			continue;
+		hit = devset_find(ds, st.st_rdev);
+		if (hit) {
+			snprintf(why, whylen, "%s is in use as swap", hit);
+			busy = true;
+		}
+	}
+	free(line);
+	fclose(f);
+	return busy;
+}
+
+static bool check_holders(const struct devset *ds, char *why, size_t whylen)
+{
+	size_t i;
+
+	for (i = 0; i < ds->n; i++) {
+		char path[PATH_MAX];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/holders",
+			 major(ds->dev[i]), minor(ds->dev[i]));
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(why, whylen, "%s is held by %s", ds->name[i],
+				 de->d_name);
+			closedir(d);
+			return true;
+		}
+		closedir(d);
+	}
+	return false;
+}
+
+/* An exclusive read-only open fails with EBUSY while the kernel has the
+ * device claimed (mounted, md/dm member, another O_EXCL opener).  Read-only:
+ * no data is read or written, and closing it raises no change uevent. */
+static bool check_excl(const char *node, const char *name, char *why,
+		       size_t whylen)
+{
+	int fd = open(node, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	if (errno == EBUSY) {
+		snprintf(why, whylen, "%s is in use (exclusive open: busy)",
+			 name);
+		return true;
+	}
+	return false;	/* EACCES etc.: no answer from this check */
+}
+
+int cli_check_unused(const char *target, char *why, size_t whylen)
+{
+	char whybuf[256], name[NAME_MAX + 1], node[PATH_MAX];
+	struct devset *ds;
+	struct stat st;
+	dev_t bdev;
+	bool busy;
+	const char *base;
+
+	if (!why || !whylen) {
+		why = whybuf;
+		whylen = sizeof(whybuf);
+	}
+	why[0] = '\0';
+	if (!target || !*target) {
+		snprintf(why, whylen, "no target");
+		return -EINVAL;
+	}
+	if (strncmp(target, "emu:", 4) == 0 ||
+	    strncmp(target, "iscsi://", 8) == 0)
+		return 0;
+	if (stat(target, &st)) {
+		/* Nothing there to protect: opening it will fail and say
+		 * why.  (Only -EBUSY means "unsafe", as cli.h promises.) */
+		snprintf(why, whylen, "%s: %s", target, strerror(errno));
+		return 0;
+	}
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (S_ISBLK(st.st_mode)) {
+		bdev = st.st_rdev;
+		snprintf(name, sizeof(name), "%s", base);
+	} else if (S_ISCHR(st.st_mode)) {
+		if (char_to_block(st.st_rdev, &bdev, name, sizeof(name)))
+			return 0;	/* no block device behind it */
+	} else {
+		return 0;		/* not a device: nothing to protect */
+	}
+
+	ds = calloc(1, sizeof(*ds));
+	if (!ds) {
+		snprintf(why, whylen, "out of memory");
+		return -ENOMEM;
+	}
+	collect_devs(bdev, name, ds);
+	busy = check_mounts(ds, why, whylen) || check_swaps(ds, why, whylen) ||
+	       check_holders(ds, why, whylen);
+	if (!busy) {
+		if (S_ISBLK(st.st_mode)) {
+			busy = check_excl(target, name, why, whylen);
+		} else {
+			snprintf(node, sizeof(node), "/dev/%s", name);
+			if (stat(node, &st) == 0 && S_ISBLK(st.st_mode) &&
+			    st.st_rdev == bdev)
+				busy = check_excl(node, name, why, whylen);
+		}
+	}
+	free(ds);
+	return busy ? -EBUSY : 0;
+}
+
+void cli_json_print(struct json_object *obj)
+{
+	if (!obj)
+		return;
+	fputs(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE),
+	      stdout);
+	fputc('\n', stdout);
+	json_object_put(obj);
+}
+
+void cli_hexdump(const void *buf, size_t len, const char *indent)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (i % 16 == 0)
+			fputs(indent ? indent : "", stdout);
+		printf("%02x", p[i]);
+		fputc((i % 16 == 15 || i + 1 == len) ? '\n' : ' ', stdout);
+	}
+}

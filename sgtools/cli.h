@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * sgtools/cli.h - what every fhint tool shares: exit codes, one-line
+ * errors, sizes and ranges with units, the target opening rules, JSON.
+ *
+ * Exit status of every tool (documented in each man page):
+ *   0  success
+ *   1  the device refused or failed a command (the decoded sense is printed)
+ *   2  bad usage: unknown option, malformed argument, range past the end
+ *   3  refused for safety (mounted / in use, without --force)
+ *   4  the device cannot do what was asked (no discard support, no streams)
+ */
+#ifndef FHINT_SGTOOLS_CLI_H
+#define FHINT_SGTOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <json-c/json.h>
+
+#include "fhint/check.h"
+#include "fhint/range.h"
+#include "fhint/xport.h"
+
+#define CLI_EXIT_OK		0
+#define CLI_EXIT_DEVICE		1
+#define CLI_EXIT_USAGE		2
+#define CLI_EXIT_UNSAFE		3
+#define CLI_EXIT_UNSUPPORTED	4
+
+/* "fhint-trim: <message>\n" on stderr; returns @code (for return cli_err()) */
+int cli_err(const char *prog, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* One line for a failed command: "fhint-trim: UNMAP: ILLEGAL REQUEST:
+ * Invalid field in parameter list (26/00), field pointer ..."; returns 1. */
+int cli_err_sense(const char *prog, const char *what, int err,
+		  const struct fhint_check *chk);
+
+/*
+ * A size: decimal digits (or 0x hex) with an optional unit.  Without a
+ * unit the value counts @default_unit bytes (512 for sectors); units
+ * K/M/G/T (1024-based bytes, also KiB..TiB), "s" = logical blocks of
+ * @lbs bytes (-EINVAL if @lbs is 0), "b" = bytes.  Overflow past 2^64-1,
+ * negative numbers, empty strings and junk are -EINVAL / -ERANGE.
+ * The result is in BYTES.
+ */
+int cli_parse_size(const char *s, uint64_t default_unit, uint32_t lbs,
+		   uint64_t *bytes);
+
+/*
+ * A range: START+LEN or START-END (END inclusive? no: END exclusive, like
+ * blkdiscard's offset/length pairs; say so in --help), each a size as
+ * above.  START+LEN overflowing 64 bits is -ERANGE.  Result in bytes.
+ */
+int cli_parse_range(const char *s, uint64_t default_unit, uint32_t lbs,
+		    struct fhint_range *r);
+
+/* Ranges one per line from @path ("-" = stdin); '#' starts a comment.
+ * Appends to *r (realloc'd), *n updated; -EINVAL with the line number in
+ * @err on a bad line. */
+int cli_read_ranges(const char *path, uint64_t default_unit, uint32_t lbs,
+		    struct fhint_range **r, size_t *n, char *err,
+		    size_t errlen);
+
+/*
+ * Safety for destructive tools: for a block device (or the disk behind a
+ * /dev/sg node), refuse when it or one of its partitions is mounted, used
+ * as swap, or held (holders/ in sysfs, or O_EXCL open fails with EBUSY).
+ * emu: and iscsi:// targets are never refused.  0 when safe, else
+ * -EBUSY with the reason in @why.
+ */
+int cli_check_unused(const char *target, char *why, size_t whylen);
+
+/* Print a json-c object to stdout, pretty, with a newline; frees it. */
+void cli_json_print(struct json_object *obj);
+
+/* Hex of @len bytes, 16 per line, each line prefixed by @indent. */
+void cli_hexdump(const void *buf, size_t len, const char *indent);
+
+#endif

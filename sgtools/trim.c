@@ -1,0 +1,1080 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fhint-trim: discard ranges of a device with the fewest commands it
+ * accepts, the way Linux would (or with the method asked for), and read
+ * back what the device actually deallocated.
+ *
+ *   target  -> fhint_dev_open (O_EXCL for block devices)
+ *   probe   -> fhint_probe_scsi (SCSI, emu:) or NVMe Identify; ATA
+ *              IDENTIFY through SAT for --method ata-trim
+ *   plan    -> fhint_plan_build (exact / skip / zero partial granules)
+ *   send    -> fhint_discard_run (SCSI), fhint_dev_nvme (NVMe)
+ *   verify  -> fhint_lba_census (GET LBA STATUS)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "fhint/ata_identify.h"
+#include "fhint/ata_passthrough.h"
+#include "fhint/device_limits.h"
+#include "fhint/discard.h"
+#include "fhint/discard_cmd.h"
+#include "fhint/nvme_cmd.h"
+#include "fhint/nvme_identify.h"
+#include "fhint/probe.h"
+#include "fhint/range.h"
+#include "fhint/range_plan.h"
+#include "fhint/scsi_proto.h"
+#include "fhint/xport.h"
+#include "cli.h"
+#include "trim.h"
+
+#define PROG			"fhint-trim"
+#define TRIM_PROGRESS_DEFAULT	1000
+#define TRIM_MAX_FILES		16
+
+static const struct {
+	const char *name;
+	enum fhint_discard_method method;
+} trim_methods[] = {
+	{ "unmap",	FHINT_DISCARD_SCSI_UNMAP },
+	{ "ws16",	FHINT_DISCARD_SCSI_WRITE_SAME_16_UNMAP },
+	{ "ws10",	FHINT_DISCARD_SCSI_WRITE_SAME_10_UNMAP },
+	{ "ws32",	FHINT_DISCARD_SCSI_WRITE_SAME_32_UNMAP },
+	{ "ata-trim",	FHINT_DISCARD_ATA_DSM_TRIM },
+	{ "nvme-dsm",	FHINT_DISCARD_NVME_DSM_DEALLOCATE },
+	{ "nvme-wz",	FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC },
+};
+
+static const char *const policy_names[] = {
+	[FHINT_PLAN_EXACT] = "exact",
+	[FHINT_PLAN_SKIP_PARTIAL] = "skip",
+	[FHINT_PLAN_ZERO_PARTIAL] = "zero",
+};
+
+struct trim_opts {
+	const char *target;
+	int method;			/* -1: what Linux would use */
+	enum fhint_plan_policy policy;
+	bool dry_run, verify, json, force, all, read_stdin;
+	unsigned int verbose;
+	unsigned long progress;		/* 0: off */
+	const char *files[TRIM_MAX_FILES];
+	size_t n_files;
+	char **args;			/* range arguments */
+	size_t n_args;
+};
+
+/* Everything a run produces (for text and --json). */
+struct trim_run {
+	struct fhint_dev *dev;
+	bool nvme;
+	struct fhint_limits lim;
+	struct fhint_discard_opts dopts;
+	enum fhint_discard_method method;
+	struct fhint_range *asked;	/* bytes, as given */
+	size_t n_asked;
+	struct fhint_range *merged;	/* blocks, sorted and merged */
+	size_t n_merged;
+	struct fhint_plan plan;
+	size_t sent;			/* commands completed */
+	uint64_t sent_blocks;
+	bool verified;
+	struct fhint_lba_census v_asked, v_discarded;
+	struct json_object *cmds_json;	/* dry run: every command */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: " PROG " [OPTIONS] TARGET RANGE...\n"
+"       " PROG " [OPTIONS] TARGET --in FILE | -\n"
+"       " PROG " [OPTIONS] TARGET --all\n"
+"Discard (TRIM/UNMAP/deallocate) ranges of TARGET with the fewest commands.\n"
+"\n"
+"RANGE is START+LEN or START-END (END exclusive, like blkdiscard's\n"
+"offset/length).  Numbers are decimal or 0x hex and count 512-byte sectors\n"
+"unless a unit follows: b (bytes), s (logical blocks), K M G T (KiB..TiB).\n"
+"\n"
+"  -a, --all              the whole device\n"
+"  -i, --in FILE          ranges from FILE, one per line, '#' comments\n"
+"                         (FILE or a lone '-' argument: standard input)\n"
+"  -m, --method M         unmap | ws16 | ws10 | ws32 | ata-trim | nvme-dsm |\n"
+"                         nvme-wz (default: what Linux would use)\n"
+"  -p, --policy P         partial granules: exact (send as asked) | skip\n"
+"                         (default: leave them alone) | zero (write zeros)\n"
+"  -n, --dry-run          print the plan and every command in hex; send none\n"
+"  -c, --verify           read back with GET LBA STATUS what was deallocated\n"
+"  -j, --json             machine-readable result on stdout\n"
+"  -P, --progress[=N]     progress on stderr every N commands (default %d)\n"
+"  -f, --force            discard even if the device is mounted or in use\n"
+"  -v, --verbose          print each command as it is sent (repeatable)\n"
+"  -h, --help             this help\n"
+"  -V, --version          version\n"
+"\n"
+"TARGET: /dev/sdX, /dev/sgN, /dev/bsg/..., /dev/nvmeXnY, /dev/ngXnY,\n"
+"iscsi://HOST[:PORT]/IQN/LUN, or emu:[PATH][?KEY=VALUE&...] (the emulator).\n"
+"Exit: 0 ok, 1 device error, 2 bad usage or range, 3 device in use,\n"
+"4 device cannot discard this way.\n", TRIM_PROGRESS_DEFAULT);
+}
+
+static int parse_method(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(trim_methods) / sizeof(trim_methods[0]); i++)
+		if (strcmp(s, trim_methods[i].name) == 0)
+			return (int)trim_methods[i].method;
+	return -1;
+}
+
+static const char *method_short(enum fhint_discard_method m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(trim_methods) / sizeof(trim_methods[0]); i++)
+		if (trim_methods[i].method == m)
+			return trim_methods[i].name;
+	switch (m) {
+	case FHINT_ZERO_SCSI_WRITE_SAME_16:	return "ws16-zero";
+	case FHINT_ZERO_SCSI_WRITE_SAME_10:	return "ws10-zero";
+	case FHINT_ZERO_NVME_WRITE_ZEROES:	return "nvme-wz-zero";
+	default:				return "?";
+	}
+}
+
+static const char *method_long(enum fhint_discard_method m)
+{
+	const char *n = fhint_discard_method_name(m);
+
+	return n ? n : method_short(m);
+}
+
+static int parse_args(int argc, char **argv, struct trim_opts *o)
+{
+	static const struct option lopts[] = {
+		{ "all",	no_argument,		NULL, 'a' },
+		{ "in",		required_argument,	NULL, 'i' },
+		{ "method",	required_argument,	NULL, 'm' },
+		{ "policy",	required_argument,	NULL, 'p' },
+		{ "dry-run",	no_argument,		NULL, 'n' },
+		{ "verify",	no_argument,		NULL, 'c' },
+		{ "json",	no_argument,		NULL, 'j' },
+		{ "progress",	optional_argument,	NULL, 'P' },
+		{ "force",	no_argument,		NULL, 'f' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, i;
+
+	memset(o, 0, sizeof(*o));
+	o->method = -1;
+	o->policy = FHINT_PLAN_SKIP_PARTIAL;
+	optind = 0;	/* GNU: reinitialise (trim_main may run many times) */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":ai:m:p:ncjP::fvhV", lopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->all = true;
+			break;
+		case 'i':
+			if (o->n_files == TRIM_MAX_FILES)
+				return cli_err(PROG, CLI_EXIT_USAGE,
+					       "at most %d --in files",
+					       TRIM_MAX_FILES);
+			if (strcmp(optarg, "-") == 0) {
+				o->read_stdin = true;
+				break;
+			}
+			o->files[o->n_files++] = optarg;
+			break;
+		case 'm':
+			o->method = parse_method(optarg);
+			if (o->method < 0)
+				return cli_err(PROG, CLI_EXIT_USAGE,
+					       "unknown method '%s' (unmap, ws16, ws10, ws32, ata-trim, nvme-dsm, nvme-wz)",
+					       optarg);
+			break;
+		case 'p':
+			if (strcmp(optarg, "exact") == 0)
+				o->policy = FHINT_PLAN_EXACT;
+			else if (strcmp(optarg, "skip") == 0)
+				o->policy = FHINT_PLAN_SKIP_PARTIAL;
+			else if (strcmp(optarg, "zero") == 0)
+				o->policy = FHINT_PLAN_ZERO_PARTIAL;
+			else
+				return cli_err(PROG, CLI_EXIT_USAGE,
+					       "unknown policy '%s' (exact, skip, zero)",
+					       optarg);
+			break;
+		case 'n':
+			o->dry_run = true;
+			break;
+		case 'c':
+			o->verify = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'P':
+			o->progress = TRIM_PROGRESS_DEFAULT;
+			if (optarg) {
+				const char *a = optarg + (optarg[0] == '=');
+				char *end;
+
+				errno = 0;
+				o->progress = strtoul(a, &end, 10);
+				if (errno || *end || !*a || a[0] == '-' ||
+				    a[0] == '+' || a[0] == ' ' || !o->progress)
+					return cli_err(PROG, CLI_EXIT_USAGE,
+						       "bad --progress count '%s'",
+						       optarg);
+			}
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			return -1;
+		case 'V':
+			printf(PROG " (fhint) " PACKAGE_VERSION "\n");
+			return -1;
+		case ':':
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "option '%s' needs an argument",
+				       argv[optind - 1]);
+		default:
+			if (strncmp(argv[optind - 1], "--", 2) == 0)
+				return cli_err(PROG, CLI_EXIT_USAGE,
+					       "bad option '%s' (try --help)",
+					       argv[optind - 1]);
+			if (optopt)
+				return cli_err(PROG, CLI_EXIT_USAGE,
+					       "unknown option '-%c' (try --help)",
+					       optopt);
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "unknown option '%s' (try --help)",
+				       argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "no target given (try --help)");
+	o->target = argv[optind++];
+	o->args = argv + optind;
+	for (i = optind; i < argc; i++) {
+		struct fhint_range r;
+		int ret;
+
+		if (strcmp(argv[i], "-") == 0) {
+			o->read_stdin = true;
+			continue;
+		}
+		/* syntax now (before touching the device), units later */
+		ret = cli_parse_range(argv[i], 512, 512, &r);
+		if (ret)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "bad range '%s': %s", argv[i],
+				       ret == -ERANGE ? "overflows 64 bits" :
+				       "expected START+LEN or START-END");
+	}
+	o->n_args = (size_t)(argc - optind);
+	if (o->all && (o->n_args || o->n_files || o->read_stdin))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--all takes no ranges");
+	if (!o->all && !o->n_args && !o->n_files && !o->read_stdin)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "no ranges given (RANGE..., --in FILE, - or --all)");
+	return 0;
+}
+
+/* ---- probing ---- */
+
+static int scsi_clear_ua(struct fhint_dev *dev)
+{
+	static const uint8_t tur[6] = { FHINT_OP_TEST_UNIT_READY };
+	struct fhint_check chk;
+	int i, ret = 0;
+
+	/* SAM-5 5.14: the first command after a reset reports the unit
+	 * attention instead of running.  Linux sd sends TEST UNIT READY. */
+	for (i = 0; i < 4; i++) {
+		ret = fhint_dev_cmd(dev, tur, 6, FHINT_DIR_NONE, NULL, 0, NULL,
+				    &chk);
+		if (ret != -EIO || chk.sense_key != FHINT_SK_UNIT_ATTENTION)
+			break;
+	}
+	return 0;
+}
+
+static int probe_ata(struct trim_run *t)
+{
+	struct fhint_ata_identify id;
+	struct fhint_ata_pt pt;
+	struct fhint_check chk;
+	struct fhint_limits lim;
+	uint8_t cdb[16], buf[512];
+	int ret;
+
+	memset(&pt, 0, sizeof(pt));
+	fhint_ata_pt_identify(&pt);
+	ret = fhint_ata_pt16_encode(cdb, sizeof(cdb), &pt);
+	if (ret < 0)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "ATA IDENTIFY: %s",
+			       strerror(-ret));
+	ret = fhint_dev_cmd(t->dev, cdb, 16, FHINT_DIR_FROM_DEV, buf,
+			    sizeof(buf), NULL, &chk);
+	if (ret == -EIO && chk.sense_key == FHINT_SK_ILLEGAL_REQUEST)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "ATA IDENTIFY through SAT refused: not an ATA device (ata-trim needs one)");
+	if (ret)
+		return cli_err_sense(PROG, "ATA PASS-THROUGH(16) IDENTIFY",
+				     ret, &chk);
+	if (fhint_ata_identify_decode(buf, sizeof(buf), &id) < 0 ||
+	    fhint_limits_from_ata(&lim, &id) < 0)
+		return cli_err(PROG, CLI_EXIT_DEVICE,
+			       "ATA IDENTIFY data unusable");
+	if (lim.logical_block_size != t->lim.logical_block_size ||
+	    lim.capacity != t->lim.capacity)
+		return cli_err(PROG, CLI_EXIT_DEVICE,
+			       "ATA IDENTIFY geometry disagrees with READ CAPACITY");
+	t->lim = lim;
+	return 0;
+}
+
+static int nvme_identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
+			 uint8_t *buf)
+{
+	struct nvme_passthru_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = FHINT_NVME_ADMIN_IDENTIFY;
+	c.nsid = nsid;
+	c.cdw10 = cns;		/* CSI 0 (NVM) in CDW11 for CNS 05h/06h */
+	c.data_len = FHINT_NVME_IDENTIFY_LEN;
+	return fhint_dev_nvme_admin(dev, &c, buf, NULL);
+}
+
+static int nvme_err(const char *what, struct fhint_dev *dev, int ret)
+{
+	struct fhint_nvme_status st;
+	char line[160];
+
+	if (ret == -EIO && !fhint_dev_nvme_status(dev, &st)) {
+		fhint_nvme_status_format(&st, line, sizeof(line));
+		return cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", what, line);
+	}
+	return cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", what,
+		       strerror(-ret));
+}
+
+static int probe_nvme(struct trim_run *t)
+{
+	struct fhint_nvme_limits nv;
+	uint32_t nsid = fhint_dev_nvme_nsid(t->dev);
+	uint8_t *buf = malloc(FHINT_NVME_IDENTIFY_LEN);
+	int ret;
+
+	if (!buf)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	memset(&nv, 0, sizeof(nv));
+	/* MPSMIN from CAP is not reachable through passthrough: 4 KiB,
+	 * what almost every controller reports. */
+	ret = nvme_identify(t->dev, 0x01, 0, buf);
+	if (!ret)
+		ret = fhint_nvme_id_ctrl_decode(buf, FHINT_NVME_IDENTIFY_LEN,
+						4096, &nv) ? -EBADMSG : 0;
+	if (ret) {
+		free(buf);
+		return nvme_err("Identify Controller", t->dev, ret);
+	}
+	ret = nvme_identify(t->dev, 0x00, nsid, buf);
+	if (!ret)
+		ret = fhint_nvme_id_ns_decode(buf, FHINT_NVME_IDENTIFY_LEN,
+					      &nv) ? -EBADMSG : 0;
+	if (ret) {
+		free(buf);
+		return nvme_err("Identify Namespace", t->dev, ret);
+	}
+	/* optional (NVMe 2.0): the NVM command set specific structures */
+	if (!nvme_identify(t->dev, 0x06, 0, buf))
+		fhint_nvme_id_ctrl_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN,
+					      4096, &nv);
+	if (!nvme_identify(t->dev, 0x05, nsid, buf))
+		fhint_nvme_id_ns_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN, &nv);
+	free(buf);
+	if (fhint_limits_from_nvme(&t->lim, &nv))
+		return cli_err(PROG, CLI_EXIT_DEVICE,
+			       "Identify Namespace: no usable LBA format");
+	t->dopts.nsid = nsid;
+	return 0;
+}
+
+static int probe(struct trim_run *t, const struct trim_opts *o)
+{
+	struct fhint_scsi_geometry *g;
+	struct fhint_check chk;
+	int ret;
+
+	if (t->nvme)
+		return probe_nvme(t);
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	scsi_clear_ua(t->dev);
+	memset(&chk, 0, sizeof(chk));
+	ret = fhint_probe_scsi(t->dev, g, &chk);
+	if (ret) {
+		free(g);
+		return cli_err_sense(PROG, "probe (INQUIRY / READ CAPACITY)",
+				     ret, &chk);
+	}
+	t->lim = g->limits;
+	free(g);
+	if (o->method == FHINT_DISCARD_ATA_DSM_TRIM)
+		return probe_ata(t);
+	return 0;
+}
+
+/* ---- ranges ---- */
+
+static int collect_ranges(struct trim_run *t, const struct trim_opts *o)
+{
+	uint32_t lbs = t->lim.logical_block_size;
+	char err[256];
+	size_t i, cap;
+	int ret;
+
+	if (o->all) {
+		uint64_t bytes;
+
+		if (__builtin_mul_overflow(t->lim.capacity, (uint64_t)lbs,
+					   &bytes))
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "device too large for byte ranges");
+		t->asked = malloc(sizeof(*t->asked));
+		if (!t->asked)
+			return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+		t->asked[0].start = 0;
+		t->asked[0].len = bytes;
+		t->n_asked = 1;
+		return 0;
+	}
+	cap = o->n_args ? o->n_args : 1;
+	t->asked = malloc(cap * sizeof(*t->asked));
+	if (!t->asked)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	for (i = 0; i < o->n_args; i++) {
+		if (strcmp(o->args[i], "-") == 0)
+			continue;
+		ret = cli_parse_range(o->args[i], 512, lbs,
+				      &t->asked[t->n_asked]);
+		if (ret)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "bad range '%s': %s", o->args[i],
+				       ret == -ERANGE ? "overflows 64 bits" :
+				       "expected START+LEN or START-END");
+		t->n_asked++;
+	}
+	for (i = 0; i < o->n_files; i++) {
+		ret = cli_read_ranges(o->files[i], 512, lbs, &t->asked,
+				      &t->n_asked, err, sizeof(err));
+		if (ret)
+			return cli_err(PROG, ret == -EINVAL ? CLI_EXIT_USAGE :
+				       CLI_EXIT_DEVICE, "%s", err);
+	}
+	if (o->read_stdin) {
+		ret = cli_read_ranges("-", 512, lbs, &t->asked, &t->n_asked,
+				      err, sizeof(err));
+		if (ret)
+			return cli_err(PROG, ret == -EINVAL ? CLI_EXIT_USAGE :
+				       CLI_EXIT_DEVICE, "%s", err);
+	}
+	return 0;
+}
+
+static void fmt_range(char *buf, size_t len, const struct fhint_range *r)
+{
+	snprintf(buf, len, "%" PRIu64 "b+%" PRIu64 "b", r->start, r->len);
+}
+
+/* ---- planning ---- */
+
+static int plan(struct trim_run *t, const struct trim_opts *o)
+{
+	struct fhint_plan_size sz;
+	struct fhint_range *ranges = NULL;
+	struct fhint_plan_cmd *cmds = NULL;
+	uint32_t lbs = t->lim.logical_block_size;
+	char rbuf[96];
+	int ret, tries;
+	size_t i;
+
+	ret = fhint_plan_size(t->n_asked, t->method, o->policy, &t->lim, &sz);
+	if (ret == -ENOTSUP)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "the device does not support %s%s",
+			       method_long(t->method),
+			       o->policy == FHINT_PLAN_ZERO_PARTIAL ?
+			       " (or the zeroing command --policy zero needs)" : "");
+	if (ret)
+		return cli_err(PROG, CLI_EXIT_USAGE, "cannot plan: %s",
+			       strerror(-ret));
+	for (tries = 0; tries < 2; tries++) {
+		ranges = calloc(sz.ranges ? sz.ranges : 1, sizeof(*ranges));
+		cmds = calloc(sz.cmds ? sz.cmds : 1, sizeof(*cmds));
+		if (!ranges || !cmds) {
+			free(ranges);
+			free(cmds);
+			return cli_err(PROG, CLI_EXIT_DEVICE,
+				       "out of memory for a plan of %zu ranges",
+				       sz.ranges);
+		}
+		fhint_plan_init(&t->plan, ranges, sz.ranges, cmds, sz.cmds);
+		ret = fhint_plan_build(&t->plan, t->asked, t->n_asked,
+				       FHINT_PLAN_IN_BYTES, t->method,
+				       o->policy, &t->lim);
+		if (ret != -EMSGSIZE)
+			break;
+		sz.ranges = t->plan.need_ranges;
+		sz.cmds = t->plan.need_cmds;
+		free(ranges);
+		free(cmds);
+		ranges = NULL;
+		cmds = NULL;
+	}
+	if (ret >= 0)
+		return 0;
+	i = t->plan.bad_index;
+	if (i < t->n_asked)
+		fmt_range(rbuf, sizeof(rbuf), &t->asked[i]);
+	else
+		snprintf(rbuf, sizeof(rbuf), "?");
+	free(ranges);
+	free(cmds);
+	t->plan.ranges = NULL;
+	t->plan.cmds = NULL;
+	switch (ret) {
+	case -ERANGE:
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "range %zu (%s) runs past the end of the device (%" PRIu64 " blocks of %u bytes)",
+			       i + 1, rbuf, t->lim.capacity, lbs);
+	case -EINVAL:
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "range %zu (%s) is not a multiple of the %u-byte logical block",
+			       i + 1, rbuf, lbs);
+	case -ENOTSUP:
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "the device does not support %s",
+			       method_long(t->method));
+	default:
+		return cli_err(PROG, CLI_EXIT_DEVICE, "cannot plan: %s",
+			       strerror(-ret));
+	}
+}
+
+/* The asked ranges in blocks, sorted and merged (for --verify). */
+static int merge_asked(struct trim_run *t)
+{
+	uint32_t lbs = t->lim.logical_block_size;
+	size_t i;
+
+	t->merged = malloc((t->n_asked ? t->n_asked : 1) * sizeof(*t->merged));
+	if (!t->merged)
+		return -ENOMEM;
+	for (i = 0; i < t->n_asked; i++) {
+		t->merged[i].start = t->asked[i].start / lbs;
+		t->merged[i].len = t->asked[i].len / lbs;
+	}
+	fhint_range_sort(t->merged, t->n_asked);
+	t->n_merged = fhint_range_merge(t->merged, t->n_asked);
+	return 0;
+}
+
+/* ---- commands ---- */
+
+static uint64_t plan_data_max(const struct trim_run *t)
+{
+	uint64_t most = 1, len;
+	size_t i;
+
+	for (i = 0; i < t->plan.n_cmds; i++) {
+		len = fhint_plan_cmd_data_len(&t->plan.cmds[i], &t->lim);
+		if (len > most)
+			most = len;
+	}
+	return most;
+}
+
+static int show_cmd(const struct trim_run *t, size_t i, uint8_t *data,
+		    size_t cap, FILE *f, struct json_object *arr)
+{
+	struct fhint_wire_cmd w;
+	char *text;
+	size_t tlen = 256 + 4 * cap;
+	int ret;
+
+	ret = fhint_discard_cmd_build(&t->plan, i, &t->lim, &t->dopts, &w,
+				      data, cap);
+	if (ret)
+		return ret;
+	text = malloc(tlen);
+	if (!text)
+		return -ENOMEM;
+	fhint_wire_cmd_format(&w, data, text, tlen);
+	if (f) {
+		char *line, *save = NULL;
+
+		fprintf(f, "command %zu/%zu: %s, LBA %" PRIu64 ", %" PRIu64
+			" blocks, %u range%s\n", i + 1, t->plan.n_cmds,
+			method_long(w.method), w.lba, w.blocks, w.nr,
+			w.nr == 1 ? "" : "s");
+		for (line = strtok_r(text, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			fprintf(f, "  %s\n", line);
+		fhint_wire_cmd_format(&w, data, text, tlen);
+	}
+	if (arr) {
+		struct json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "method",
+				       json_object_new_string(method_short(w.method)));
+		json_object_object_add(c, "lba", json_object_new_uint64(w.lba));
+		json_object_object_add(c, "blocks",
+				       json_object_new_uint64(w.blocks));
+		json_object_object_add(c, "ranges", json_object_new_int64(w.nr));
+		json_object_object_add(c, "hex", json_object_new_string(text));
+		json_object_array_add(arr, c);
+	}
+	free(text);
+	return 0;
+}
+
+static void progress(const struct trim_run *t, const struct trim_opts *o,
+		     bool last)
+{
+	if (!o->progress)
+		return;
+	if (!last && t->sent % o->progress)
+		return;
+	fprintf(stderr, PROG ": %zu/%zu commands, %" PRIu64 " blocks%s\n",
+		t->sent, t->plan.n_cmds, t->sent_blocks, last ? ", done" : "");
+}
+
+static int send_nvme(struct trim_run *t, const struct trim_opts *o,
+		     uint8_t *data, size_t cap)
+{
+	struct fhint_wire_cmd w;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->plan.n_cmds; i++) {
+		if (o->verbose)
+			show_cmd(t, i, data, cap, o->json ? stderr : stdout,
+				 NULL);
+		ret = fhint_discard_cmd_build(&t->plan, i, &t->lim, &t->dopts,
+					      &w, data, cap);
+		if (ret)
+			return cli_err(PROG, CLI_EXIT_DEVICE,
+				       "command %zu: %s", i + 1,
+				       strerror(-ret));
+		ret = fhint_dev_nvme(t->dev, &w.nvme, w.data_len ? data : NULL,
+				     NULL);
+		if (ret)
+			return nvme_err(method_long(w.method), t->dev, ret);
+		t->sent++;
+		t->sent_blocks += w.blocks;
+		progress(t, o, false);
+	}
+	return 0;
+}
+
+static int send_scsi(struct trim_run *t, const struct trim_opts *o,
+		     uint8_t *data, size_t cap)
+{
+	struct fhint_discard_result res;
+	struct fhint_plan view;
+	size_t i = 0, step;
+	int ret;
+
+	/* fhint_discard_run over windows of the plan: one command at a time
+	 * with -v, N at a time with --progress, else all at once. */
+	step = o->verbose ? 1 : o->progress ? o->progress : t->plan.n_cmds;
+	while (i < t->plan.n_cmds) {
+		view = t->plan;
+		view.cmds = t->plan.cmds + i;
+		view.n_cmds = t->plan.n_cmds - i < step ? t->plan.n_cmds - i
+							: step;
+		if (o->verbose)
+			show_cmd(t, i, data, cap, o->json ? stderr : stdout,
+				 NULL);
+		ret = fhint_discard_run(t->dev, &view, &t->lim, &t->dopts,
+					&res);
+		t->sent += res.commands;
+		t->sent_blocks += res.blocks;
+		if (ret) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "%s (command %zu of %zu)",
+				 method_long(t->plan.cmds[i + res.failed].method),
+				 i + res.failed + 1, t->plan.n_cmds);
+			if (ret == -EIO && res.chk.sense_key ==
+			    FHINT_SK_ILLEGAL_REQUEST && res.chk.asc == 0x20 &&
+			    t->sent == 0) {
+				cli_err_sense(PROG, what, ret, &res.chk);
+				return CLI_EXIT_UNSUPPORTED;
+			}
+			return cli_err_sense(PROG, what, ret, &res.chk);
+		}
+		i += view.n_cmds;
+		progress(t, o, false);
+	}
+	return 0;
+}
+
+static int verify(struct trim_run *t)
+{
+	struct fhint_lba_census c;
+	struct fhint_check chk;
+	size_t i;
+	int ret;
+
+	memset(&t->v_asked, 0, sizeof(t->v_asked));
+	memset(&t->v_discarded, 0, sizeof(t->v_discarded));
+	for (i = 0; i < t->n_merged; i++) {
+		ret = fhint_lba_census(t->dev, t->merged[i].start,
+				       t->merged[i].len, &c, &chk);
+		if (ret)
+			return cli_err_sense(PROG, "GET LBA STATUS", ret, &chk);
+		t->v_asked.mapped += c.mapped;
+		t->v_asked.deallocated += c.deallocated;
+		t->v_asked.anchored += c.anchored;
+		t->v_asked.commands += c.commands;
+	}
+	for (i = 0; i < t->plan.n_discard_ranges; i++) {
+		ret = fhint_lba_census(t->dev, t->plan.ranges[i].start,
+				       t->plan.ranges[i].len, &c, &chk);
+		if (ret)
+			return cli_err_sense(PROG, "GET LBA STATUS", ret, &chk);
+		t->v_discarded.mapped += c.mapped;
+		t->v_discarded.deallocated += c.deallocated;
+		t->v_discarded.anchored += c.anchored;
+		t->v_discarded.commands += c.commands;
+	}
+	t->verified = true;
+	return 0;
+}
+
+/* ---- output ---- */
+
+static struct json_object *census_json(const struct fhint_lba_census *c,
+				       uint64_t blocks)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "blocks", json_object_new_uint64(blocks));
+	json_object_object_add(o, "deallocated",
+			       json_object_new_uint64(c->deallocated));
+	json_object_object_add(o, "anchored",
+			       json_object_new_uint64(c->anchored));
+	json_object_object_add(o, "mapped", json_object_new_uint64(c->mapped));
+	json_object_object_add(o, "commands",
+			       json_object_new_uint64(c->commands));
+	return o;
+}
+
+static uint64_t sum_blocks(const struct fhint_range *r, size_t n)
+{
+	uint64_t s = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += r[i].len;
+	return s;
+}
+
+static void print_json(const struct trim_run *t, const struct trim_opts *o,
+		       int status)
+{
+	struct json_object *j = json_object_new_object(), *arr, *v;
+	uint32_t lbs = t->lim.logical_block_size;
+	uint64_t asked_bytes = 0;
+	size_t i;
+
+	json_object_object_add(j, "target", json_object_new_string(o->target));
+	json_object_object_add(j, "transport", json_object_new_string(
+		t->dev ? fhint_dev_transport(t->dev) : "none"));
+	json_object_object_add(j, "method",
+			       json_object_new_string(method_short(t->method)));
+	json_object_object_add(j, "method_name",
+			       json_object_new_string(method_long(t->method)));
+	json_object_object_add(j, "policy",
+			       json_object_new_string(policy_names[o->policy]));
+	json_object_object_add(j, "dry_run", json_object_new_boolean(o->dry_run));
+	json_object_object_add(j, "logical_block_size",
+			       json_object_new_uint64(lbs));
+	json_object_object_add(j, "capacity_blocks",
+			       json_object_new_uint64(t->lim.capacity));
+	json_object_object_add(j, "discard_granularity",
+			       json_object_new_uint64(t->lim.discard_granularity));
+	arr = json_object_new_array();
+	for (i = 0; i < t->n_asked; i++) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "start_bytes",
+				       json_object_new_uint64(t->asked[i].start));
+		json_object_object_add(r, "length_bytes",
+				       json_object_new_uint64(t->asked[i].len));
+		json_object_object_add(r, "start_lba",
+				       json_object_new_uint64(t->asked[i].start / lbs));
+		json_object_object_add(r, "blocks",
+				       json_object_new_uint64(t->asked[i].len / lbs));
+		json_object_array_add(arr, r);
+		asked_bytes += t->asked[i].len;
+	}
+	json_object_object_add(j, "ranges", arr);
+	json_object_object_add(j, "asked_bytes", json_object_new_uint64(asked_bytes));
+	json_object_object_add(j, "asked_blocks",
+			       json_object_new_uint64(sum_blocks(t->merged,
+								 t->n_merged)));
+	json_object_object_add(j, "commands_planned",
+			       json_object_new_uint64(t->plan.n_cmds));
+	json_object_object_add(j, "commands_sent", json_object_new_uint64(t->sent));
+	json_object_object_add(j, "blocks_discarded",
+			       json_object_new_uint64(t->plan.discard_blocks));
+	json_object_object_add(j, "blocks_zeroed",
+			       json_object_new_uint64(t->plan.zero_blocks));
+	json_object_object_add(j, "blocks_skipped",
+			       json_object_new_uint64(t->plan.skipped_blocks));
+	json_object_object_add(j, "blocks_sent",
+			       json_object_new_uint64(t->sent_blocks));
+	if (t->cmds_json)
+		json_object_object_add(j, "commands",
+				       json_object_get(t->cmds_json));
+	if (t->verified) {
+		v = json_object_new_object();
+		json_object_object_add(v, "asked",
+				       census_json(&t->v_asked,
+						   sum_blocks(t->merged, t->n_merged)));
+		json_object_object_add(v, "discarded",
+				       census_json(&t->v_discarded,
+						   t->plan.discard_blocks));
+		json_object_object_add(j, "verify", v);
+	} else {
+		json_object_object_add(j, "verify", NULL);
+	}
+	json_object_object_add(j, "exit_status", json_object_new_int(status));
+	cli_json_print(j);
+}
+
+static void print_text(const struct trim_run *t, const struct trim_opts *o)
+{
+	uint32_t lbs = t->lim.logical_block_size;
+	uint64_t asked = sum_blocks(t->merged, t->n_merged);
+
+	uint32_t gran = t->lim.discard_granularity ? t->lim.discard_granularity
+						   : 1;
+
+	printf("%s: %s, policy %s, %u-byte blocks, granularity %u block%s\n",
+	       o->target, method_long(t->method), policy_names[o->policy],
+	       lbs, gran, gran == 1 ? "" : "s");
+	printf("  asked      %zu range%s, %" PRIu64 " blocks (%" PRIu64
+	       " bytes)\n", t->n_asked, t->n_asked == 1 ? "" : "s", asked,
+	       asked * lbs);
+	printf("  planned    %zu command%s: %" PRIu64 " blocks discarded, %"
+	       PRIu64 " zeroed, %" PRIu64 " skipped (partial granules)\n",
+	       t->plan.n_cmds, t->plan.n_cmds == 1 ? "" : "s",
+	       t->plan.discard_blocks, t->plan.zero_blocks,
+	       t->plan.skipped_blocks);
+	if (o->dry_run)
+		printf("  sent       none (dry run)\n");
+	else
+		printf("  sent       %zu command%s, %" PRIu64 " blocks\n",
+		       t->sent, t->sent == 1 ? "" : "s", t->sent_blocks);
+	if (t->verified) {
+		printf("  verify     asked ranges: %" PRIu64 " deallocated, %"
+		       PRIu64 " anchored, %" PRIu64 " mapped\n",
+		       t->v_asked.deallocated, t->v_asked.anchored,
+		       t->v_asked.mapped);
+		printf("             discarded:    %" PRIu64 " of %" PRIu64
+		       " blocks deallocated or anchored\n",
+		       t->v_discarded.deallocated + t->v_discarded.anchored,
+		       t->plan.discard_blocks);
+	}
+}
+
+/* ---- main ---- */
+
+static int open_target(struct trim_run *t, const struct trim_opts *o)
+{
+	unsigned int flags = o->dry_run ? FHINT_DEV_RDONLY : 0;
+	struct stat st;
+	char err[256] = "";
+	int ret;
+
+	if (t->dev) {		/* trim_main_dev: opened by the caller */
+		t->nvme = strcmp(fhint_dev_transport(t->dev), "nvme") == 0;
+		return 0;
+	}
+	if (!o->force) {
+		char why[256];
+
+		ret = cli_check_unused(o->target, why, sizeof(why));
+		if (ret == -EBUSY && !o->dry_run)
+			return cli_err(PROG, CLI_EXIT_UNSAFE,
+				       "refusing: %s (use --force)", why);
+		if (ret == -EBUSY)
+			fprintf(stderr, PROG ": warning: %s (dry run)\n", why);
+	}
+	/* O_EXCL on block devices: the kernel refuses while a filesystem,
+	 * md or dm holds it (--force also drops this) */
+	if (strncmp(o->target, "emu:", 4) && stat(o->target, &st) == 0 &&
+	    S_ISBLK(st.st_mode) && !o->dry_run && !o->force)
+		flags |= FHINT_DEV_EXCL;
+	ret = fhint_dev_open(o->target, flags, &t->dev, err, sizeof(err));
+	if (ret) {
+		t->dev = NULL;
+		if (!err[0])
+			snprintf(err, sizeof(err), "%s: %s", o->target,
+				 strerror(-ret));
+		if (ret == -EBUSY)
+			return cli_err(PROG, CLI_EXIT_UNSAFE,
+				       "refusing: %s (in use)", err);
+		return cli_err(PROG, ret == -EINVAL ? CLI_EXIT_USAGE :
+			       ret == -ENOTSUP ? CLI_EXIT_UNSUPPORTED :
+			       CLI_EXIT_DEVICE, "%s", err);
+	}
+	t->nvme = strcmp(fhint_dev_transport(t->dev), "nvme") == 0;
+	return 0;
+}
+
+static int run(struct trim_run *t, const struct trim_opts *o)
+{
+	uint8_t *data = NULL;
+	size_t cap, i;
+	int ret;
+
+	ret = open_target(t, o);
+	if (ret)
+		return ret;
+	ret = probe(t, o);
+	if (ret)
+		return ret;
+	if (o->method >= 0) {
+		t->method = (enum fhint_discard_method)o->method;
+		if (t->nvme != (t->method == FHINT_DISCARD_NVME_DSM_DEALLOCATE ||
+				t->method == FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC))
+			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+				       "method %s needs %s target",
+				       method_short(t->method),
+				       t->nvme ? "a SCSI/ATA" : "an NVMe");
+	} else {
+		ret = fhint_limits_default_method(&t->lim);
+		if (ret < 0)
+			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+				       "the device does not support discard (no logical block provisioning)");
+		t->method = (enum fhint_discard_method)ret;
+	}
+	ret = collect_ranges(t, o);
+	if (ret)
+		return ret;
+	if (!t->n_asked) {
+		if (!o->json)
+			printf("%s: no ranges: nothing to do\n", o->target);
+		return 0;
+	}
+	ret = plan(t, o);
+	if (ret)
+		return ret;
+	if (merge_asked(t))
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+
+	cap = (size_t)plan_data_max(t);
+	data = malloc(cap);
+	if (!data)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	if (o->dry_run) {
+		if (o->json)
+			t->cmds_json = json_object_new_array();
+		for (i = 0; i < t->plan.n_cmds; i++) {
+			ret = show_cmd(t, i, data, cap,
+				       o->json ? NULL : stdout, t->cmds_json);
+			if (ret) {
+				free(data);
+				return cli_err(PROG, CLI_EXIT_DEVICE,
+					       "command %zu: %s", i + 1,
+					       strerror(-ret));
+			}
+		}
+		free(data);
+		return 0;
+	}
+	ret = t->nvme ? send_nvme(t, o, data, cap) : send_scsi(t, o, data, cap);
+	free(data);
+	progress(t, o, true);
+	if (ret)
+		return ret;
+	if (o->verify) {
+		if (t->nvme)
+			fprintf(stderr, PROG ": warning: --verify needs GET LBA STATUS (SCSI); not available on NVMe\n");
+		else
+			return verify(t);
+	}
+	return 0;
+}
+
+static int trim_common(struct fhint_dev *given, int argc, char **argv)
+{
+	struct trim_opts o;
+	struct trim_run t;
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? CLI_EXIT_OK : ret;
+	memset(&t, 0, sizeof(t));
+	t.method = FHINT_DISCARD_SCSI_UNMAP;
+	t.dev = given;
+	ret = run(&t, &o);
+	if (o.json && t.dev && t.lim.logical_block_size)
+		print_json(&t, &o, ret);
+	else if (!o.json && !ret && t.n_asked)
+		print_text(&t, &o);
+	fflush(stdout);
+	if (t.cmds_json)
+		json_object_put(t.cmds_json);
+	free(t.plan.ranges);
+	free(t.plan.cmds);
+	free(t.asked);
+	free(t.merged);
+	if (!given)
+		fhint_dev_close(t.dev);
+	return ret;
+}
+
+int trim_main(int argc, char **argv)
+{
+	return trim_common(NULL, argc, argv);
+}
+
+int trim_main_dev(struct fhint_dev *dev, int argc, char **argv)
+{
+	if (!dev)
+		return cli_err(PROG, CLI_EXIT_USAGE, "no device");
+	return trim_common(dev, argc, argv);
+}
