@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu_ftl.h"
 #include "emu_priv.h"
 
 enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
@@ -63,7 +64,7 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	  "BYTES 512..1M, lbs times a power of two, dividing size",	\
 	  "flash: page, the FTL mapping unit (default 4K)")		\
 	X("ppb", K_UINT, pages_per_block, 2, 65536, P_FLASH, "2..65536", \
-	  "flash: pages per erase block (default 256)")			\
+	  "flash: pages per erase block (default 256, fewer if GC needs)") \
 	X("op", K_DOUBLE, spare, 0.01, 4.0, P_FLASH, "0.01..4.0",	\
 	  "flash: over-provisioning spare factor (default 0.07)")	\
 	X("streams", K_UINT, streams, 1, 32, P_ALL, "1..32, > perm_streams", \
@@ -369,6 +370,32 @@ static const struct key *key_by_name(const char *name)
 	return NULL;
 }
 
+/*
+ * Without ppb=, a small flash LUN would not have the spare erase blocks GC
+ * needs (2 free blocks plus 2 open blocks per stream) at 256 pages per
+ * block: take the largest power of two from 256 down to 8 that the FTL
+ * accepts for this size and spare factor (emu_ftl_mem_size() allocates
+ * nothing).  If none fits, 256 stays and opening says why.
+ */
+static void fit_ppb(struct emu_config *cfg)
+{
+	struct emu_ftl_config fc;
+	uint32_t ppb;
+
+	memset(&fc, 0, sizeof(fc));
+	fc.logical_pages = (uint32_t)((cfg->size + cfg->page_size - 1) /
+				      cfg->page_size);
+	fc.spare_factor = cfg->spare;
+	fc.nr_streams = cfg->streams;
+	for (ppb = 256; ppb >= 8; ppb /= 2) {
+		fc.pages_per_block = ppb;
+		if (emu_ftl_mem_size(&fc) >= 0) {
+			cfg->pages_per_block = ppb;
+			return;
+		}
+	}
+}
+
 /* Cross-key rules, after every key is known (order does not matter). */
 static int validate(const struct emu_config *c, uint64_t seen,
 		    char *err, size_t errlen)
@@ -491,7 +518,11 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 		if (ret)
 			return ret;
 	}
-	return validate(cfg, seen, err, errlen);
+	ret = validate(cfg, seen, err, errlen);
+	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&
+	    !(seen >> (key_by_name("ppb") - keys) & 1))
+		fit_ppb(cfg);
+	return ret;
 }
 
 int emu_config_diff_ok(const struct emu_config *old,

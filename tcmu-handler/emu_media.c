@@ -173,13 +173,16 @@ static uint64_t thin_run(const struct emu_media *m, uint64_t lba,
 	return n;
 }
 
+/* The thin map is one bit per block; fhint allocates at most this much. */
+#define THIN_MAP_MAX_BYTES	(1ULL << 30)
+
 static int thin_alloc(struct emu_media *m, uint64_t nblocks)
 {
 	uint64_t words = (nblocks + 63) / 64;
 	uint64_t *map;
 
-	if (words > SIZE_MAX / 8)
-		return -ENOMEM;
+	if (words > THIN_MAP_MAX_BYTES / 8)
+		return -EFBIG;
 	map = calloc(words ? words : 1, 8);
 	if (!map)
 		return -ENOMEM;
@@ -1475,10 +1478,16 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 		break;
 	default:
 		ret = thin_alloc(m, m->nblocks);
-		if (ret)
+		if (ret == -EFBIG)
+			seterr(err, errlen, -EINVAL, "thin: %llu blocks need a "
+			       "map larger than 1 GiB; use a larger lbs or a "
+			       "smaller size", (unsigned long long)m->nblocks);
+		else if (ret)
 			seterr(err, errlen, ret, "thin: out of memory for the "
 			       "map of %llu blocks",
 			       (unsigned long long)m->nblocks);
+		if (ret == -EFBIG)
+			ret = -EINVAL;
 		break;
 	}
 	if (ret)
@@ -1602,7 +1611,11 @@ int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
 		if (nblocks < old)
 			thin_set(m, nblocks, old - nblocks, false);
 		ret = thin_alloc(m, nblocks);
-		if (ret)
+		if (ret == -EFBIG)
+			ret = seterr(err, errlen, -EINVAL, "thin: %llu blocks "
+				     "need a map larger than 1 GiB",
+				     (unsigned long long)nblocks);
+		else if (ret)
 			seterr(err, errlen, ret, "out of memory");
 	}
 	if (ret)
