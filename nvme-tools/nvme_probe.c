@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fhint-probe's NVMe part, see nvme_probe.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fhint/device_limits.h"
+#include "fhint/nvme_cmd.h"
+#include "fhint/range_plan.h"
+#include "nvme_probe.h"
+
+/* Identify Controller: SN bytes 23:04, MN 63:24, FR 71:64 (Base 2.0
+ * Identify Controller data structure), ASCII padded with spaces. */
+#define IDC_SN		4
+#define IDC_MN		24
+#define IDC_FR		64
+
+static void ascii(const uint8_t *src, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		out[i] = !src[i] ? ' ' :	/* NUL padding seen in the field */
+			 src[i] >= 0x20 && src[i] < 0x7f ? (char)src[i] : '?';
+	out[n] = '\0';
+	while (n && out[n - 1] == ' ')
+		out[--n] = '\0';
+}
+
+/* Identify (Base 2.0 5.17): CDW10 CNS (7:0), CDW11 CSI (31:24). */
+static int identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
+		    uint8_t csi, uint8_t *buf, struct fhint_nvme_status *st)
+{
+	struct nvme_passthru_cmd cmd;
+	int ret;
+
+	memset(&cmd, 0, sizeof(cmd));
+	memset(buf, 0, FHINT_NVME_IDENTIFY_LEN);
+	cmd.opcode = FHINT_NVME_ADMIN_IDENTIFY;
+	cmd.nsid = nsid;
+	cmd.addr = (uint64_t)(uintptr_t)buf;
+	cmd.data_len = FHINT_NVME_IDENTIFY_LEN;
+	cmd.cdw10 = cns;
+	cmd.cdw11 = (uint32_t)csi << 24;
+	ret = fhint_dev_nvme_admin(dev, &cmd, buf, NULL);
+	if (ret == -EIO && st)
+		fhint_dev_nvme_status(dev, st);
+	return ret;
+}
+
+/* Get Log Page (Base 2.0 5.16): CDW10 LID (7:0), NUMDL (31:16); CDW11
+ * NUMDU (15:0), LSI (31:16); CDW12/13 offset; dwords are 0's based. */
+static int get_log(struct fhint_dev *dev, uint8_t lid, uint16_t lsi,
+		   uint8_t *buf, uint32_t len)
+{
+	struct nvme_passthru_cmd cmd;
+	uint32_t numd = len / 4 - 1;
+
+	memset(&cmd, 0, sizeof(cmd));
+	memset(buf, 0, len);
+	cmd.opcode = FHINT_NVME_ADMIN_GET_LOG_PAGE;
+	cmd.nsid = 0xffffffffu;
+	cmd.addr = (uint64_t)(uintptr_t)buf;
+	cmd.data_len = len;
+	cmd.cdw10 = lid | (numd & 0xffff) << 16;
+	cmd.cdw11 = (numd >> 16) | (uint32_t)lsi << 16;
+	return fhint_dev_nvme_admin(dev, &cmd, buf, NULL);
+}
+
+static void read_fdp(struct fhint_dev *dev, struct nvme_probe *p)
+{
+	struct fhint_nvme_fdp_log_hdr h;
+	uint32_t size;
+	uint8_t *buf;
+	unsigned int i;
+
+	p->fdp_tried = true;
+	buf = malloc(4096);
+	if (!buf)
+		return;
+	if (get_log(dev, FHINT_NVME_LOG_FDP_CONFIGS, p->nv.endgid, buf, 4096) ||
+	    fhint_nvme_fdp_log_hdr_decode(buf, 4096, &h) < 0)
+		goto out;
+	size = h.size;
+	if (size > 4096) {
+		uint8_t *big;
+
+		if (size > (1u << 20))
+			goto out;
+		size = (size + 3) & ~3u;
+		big = realloc(buf, size);
+		if (!big)
+			goto out;
+		buf = big;
+		if (get_log(dev, FHINT_NVME_LOG_FDP_CONFIGS, p->nv.endgid, buf,
+			    size))
+			goto out;
+	} else {
+		size = 4096;
+	}
+	p->have_fdp = true;
+	p->fdp_ncfg = h.ncfg;
+	p->fdp_version = h.version;
+	for (i = 0; i < h.ncfg && i < NVME_PROBE_MAX_FDP_CFG; i++) {
+		struct nvme_probe_fdp_cfg *c = &p->fdp[i];
+		unsigned int r;
+
+		if (fhint_nvme_fdp_config_decode(buf, size, i, &c->cfg) < 0)
+			break;
+		c->nruht = c->cfg.nruh < NVME_PROBE_MAX_RUH ? c->cfg.nruh :
+							      NVME_PROBE_MAX_RUH;
+		for (r = 0; r < c->nruht; r++)
+			c->ruht[r] = fhint_nvme_fdp_ruht(&c->cfg, r);
+		c->cfg.ruhd = NULL;
+		p->fdp_ncopied++;
+	}
+out:
+	free(buf);
+}
+
+int nvme_probe_read(struct fhint_dev *dev, struct nvme_probe *p,
+		    struct fhint_nvme_status *st)
+{
+	uint8_t *buf;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->method = -ENOTSUP;
+	p->nsid = fhint_dev_nvme_nsid(dev);
+	if (!p->nsid)
+		return -ENOTSUP;
+	buf = malloc(FHINT_NVME_IDENTIFY_LEN);
+	if (!buf)
+		return -ENOMEM;
+	ret = identify(dev, FHINT_NVME_CNS_CTRL, 0, 0, buf, st);
+	if (!ret)
+		ret = fhint_nvme_id_ctrl_decode(buf, FHINT_NVME_IDENTIFY_LEN,
+						NVME_PROBE_MPSMIN, &p->nv);
+	if (ret)
+		goto out;
+	ascii(buf + IDC_SN, 20, p->serial);
+	ascii(buf + IDC_MN, 40, p->model);
+	ascii(buf + IDC_FR, 8, p->firmware);
+	if (!identify(dev, FHINT_NVME_CNS_CSI_CTRL, 0, FHINT_NVME_CSI_NVM, buf,
+		      NULL) &&
+	    !fhint_nvme_id_ctrl_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN,
+					   NVME_PROBE_MPSMIN, &p->nv))
+		p->have_ctrl_nvm = true;
+	ret = identify(dev, FHINT_NVME_CNS_NS, p->nsid, 0, buf, st);
+	if (!ret)
+		ret = fhint_nvme_id_ns_decode(buf, FHINT_NVME_IDENTIFY_LEN,
+					      &p->nv);
+	if (ret)
+		goto out;
+	if (!identify(dev, FHINT_NVME_CNS_CSI_NS, p->nsid, FHINT_NVME_CSI_NVM,
+		      buf, NULL) &&
+	    !fhint_nvme_id_ns_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN, &p->nv))
+		p->have_ns_nvm = true;
+	p->have_limits = fhint_limits_from_nvme(&p->limits, &p->nv) == 0;
+	if (p->have_limits)
+		p->method = fhint_limits_default_method(&p->limits);
+	if (p->nv.fdp)
+		read_fdp(dev, p);
+out:
+	free(buf);
+	return ret;
+}
+
+/* ---- output ---- */
+
+static void row(const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void row(const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("  %-34s ", label);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+void nvme_probe_print(const struct nvme_probe *p, int verbose)
+{
+	const struct fhint_nvme_limits *n = &p->nv;
+	int i;
+	unsigned int r;
+
+	printf("NVMe Identify Controller (CNS 01h)\n");
+	row("model / serial / firmware", "%s / %s / %s", p->model, p->serial,
+	    p->firmware);
+	row("version", "%u.%u.%u", n->ver >> 16, (n->ver >> 8) & 0xff,
+	    n->ver & 0xff);
+	row("MDTS", "%u (%" PRIu64 " bytes, 0 = no limit)", n->mdts,
+	    n->max_xfer_bytes);
+	row("ONCS", "%04xh (DSM %d, Write Zeroes %d, Verify %d, Copy %d)",
+	    n->oncs, n->dsm, n->write_zeroes, n->verify, n->copy);
+	row("OACS directives / CTRATT FDPS", "%d / %d", n->directives, n->fdp);
+	row("volatile write cache", "%d", n->volatile_wc);
+	printf("NVM Command Set Identify Controller (CNS 06h)\n");
+	if (p->have_ctrl_nvm) {
+		row("DMRL", "%u (ranges per DSM, 0 = 256)", n->dmrl);
+		row("DMRSL", "%u blocks (0 = no limit)", n->max_dsm_range_lbas);
+		row("DMSL", "%" PRIu64 " blocks (0 = no limit)",
+		    n->max_dsm_lbas);
+		row("WZSL", "%u (%" PRIu64 " bytes)", n->wzsl,
+		    n->max_write_zeroes_bytes);
+	} else {
+		row("status", "not returned");
+	}
+	printf("NVMe Identify Namespace %u (CNS 00h)\n", p->nsid);
+	row("NSZE / NCAP / NUSE", "%" PRIu64 " / %" PRIu64 " / %" PRIu64
+	    " blocks", n->nsze, n->ncap, n->nuse);
+	row("LBA format", "%u: %u bytes, metadata %u", n->lbaf_index,
+	    n->lba_bytes, n->md_bytes);
+	row("NSFEAT", "%02xh (THINP %d, DAE %d, OPTPERF %d)", n->nsfeat,
+	    n->thin, n->dae, n->io_opt);
+	row("DLFEAT", "%02xh (read after deallocate %u, WZ DEAC %d)",
+	    n->dlfeat, n->dealloc_read, n->wz_deac);
+	row("NOIOB", "%u blocks", n->noiob_lbas);
+	row("NPWG / NPWA", "%u / %u blocks", n->npwg_lbas, n->npwa_lbas);
+	row("NPDG / NPDA", "%u / %u blocks", n->npdg_lbas, n->npda_lbas);
+	row("NOWS", "%u blocks", n->nows_lbas);
+	row("ENDGID / NVMSETID", "%u / %u", n->endgid, n->nvmsetid);
+	if (p->have_ns_nvm)
+		row("NPDGL / NPDAL (CNS 05h)", "%u / %u blocks", n->npdgl_lbas,
+		    n->npdal_lbas);
+	if (p->have_limits) {
+		printf("Discard limits (fhint_limits_from_nvme)\n");
+		row("discard granularity", "%u blocks",
+		    p->limits.discard_granularity);
+		row("Linux would use", "%s", p->method >= 0 ?
+		    fhint_discard_method_name(p->method) : "nothing");
+	}
+	if (p->fdp_tried) {
+		printf("FDP Configurations log (LID 20h, ENDGID %u)\n",
+		       n->endgid);
+		if (!p->have_fdp)
+			row("status", "not returned");
+		else
+			row("configurations", "%u (version %u)", p->fdp_ncfg,
+			    p->fdp_version);
+		for (i = 0; i < p->fdp_ncopied; i++) {
+			const struct fhint_nvme_fdp_config *c = &p->fdp[i].cfg;
+
+			printf("  config %d: valid %d RGIF %u NRG %u NRUH %u "
+			       "MAXPIDS %u NNSS %u RUNS %" PRIu64 " ERUTL %u\n",
+			       i, c->valid, c->rgif, c->nrg, c->nruh,
+			       c->maxpids, c->nnss, c->runs, c->erutl);
+			for (r = 0; verbose && r < p->fdp[i].nruht; r++)
+				printf("    RUH %u type %u\n", r, p->fdp[i].ruht[r]);
+		}
+	}
+}
+
+static void ju(struct json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static void jb(struct json_object *o, const char *k, bool v)
+{
+	json_object_object_add(o, k, json_object_new_boolean(v));
+}
+
+struct json_object *nvme_probe_json(const struct nvme_probe *p)
+{
+	const struct fhint_nvme_limits *n = &p->nv;
+	struct json_object *o = json_object_new_object(), *a, *f;
+	int i;
+	unsigned int r;
+
+	ju(o, "nsid", p->nsid);
+	json_object_object_add(o, "model", json_object_new_string(p->model));
+	json_object_object_add(o, "serial", json_object_new_string(p->serial));
+	json_object_object_add(o, "firmware",
+			       json_object_new_string(p->firmware));
+	ju(o, "ver", n->ver);
+	ju(o, "mdts", n->mdts);
+	ju(o, "max_xfer_bytes", n->max_xfer_bytes);
+	ju(o, "oncs", n->oncs);
+	jb(o, "dsm", n->dsm);
+	jb(o, "write_zeroes", n->write_zeroes);
+	jb(o, "directives", n->directives);
+	jb(o, "fdp", n->fdp);
+	jb(o, "volatile_wc", n->volatile_wc);
+	jb(o, "have_ctrl_nvm", p->have_ctrl_nvm);
+	ju(o, "dmrl", n->dmrl);
+	ju(o, "dmrsl", n->max_dsm_range_lbas);
+	ju(o, "dmsl", n->max_dsm_lbas);
+	ju(o, "wzsl", n->wzsl);
+	ju(o, "nsze", n->nsze);
+	ju(o, "ncap", n->ncap);
+	ju(o, "nuse", n->nuse);
+	ju(o, "lba_bytes", n->lba_bytes);
+	ju(o, "md_bytes", n->md_bytes);
+	ju(o, "nsfeat", n->nsfeat);
+	jb(o, "optperf", n->io_opt);
+	ju(o, "dlfeat", n->dlfeat);
+	jb(o, "wz_deac", n->wz_deac);
+	ju(o, "noiob", n->noiob_lbas);
+	ju(o, "npwg", n->npwg_lbas);
+	ju(o, "npwa", n->npwa_lbas);
+	ju(o, "npdg", n->npdg_lbas);
+	ju(o, "npda", n->npda_lbas);
+	ju(o, "nows", n->nows_lbas);
+	ju(o, "endgid", n->endgid);
+	jb(o, "have_ns_nvm", p->have_ns_nvm);
+	ju(o, "npdgl", n->npdgl_lbas);
+	ju(o, "npdal", n->npdal_lbas);
+	if (p->have_limits) {
+		ju(o, "discard_granularity_blocks",
+		   p->limits.discard_granularity);
+		json_object_object_add(o, "linux_method", p->method >= 0 ?
+			json_object_new_string(
+				fhint_discard_method_name(p->method)) : NULL);
+	}
+	if (p->fdp_tried) {
+		f = json_object_new_object();
+		jb(f, "ok", p->have_fdp);
+		ju(f, "configurations", p->fdp_ncfg);
+		ju(f, "version", p->fdp_version);
+		a = json_object_new_array();
+		for (i = 0; i < p->fdp_ncopied; i++) {
+			const struct fhint_nvme_fdp_config *c = &p->fdp[i].cfg;
+			struct json_object *d = json_object_new_object(), *t;
+
+			jb(d, "valid", c->valid);
+			jb(d, "fdpvwc", c->fdpvwc);
+			ju(d, "rgif", c->rgif);
+			ju(d, "nrg", c->nrg);
+			ju(d, "nruh", c->nruh);
+			ju(d, "maxpids", c->maxpids);
+			ju(d, "nnss", c->nnss);
+			ju(d, "runs", c->runs);
+			ju(d, "erutl", c->erutl);
+			t = json_object_new_array();
+			for (r = 0; r < p->fdp[i].nruht; r++)
+				json_object_array_add(t,
+					json_object_new_int(p->fdp[i].ruht[r]));
+			json_object_object_add(d, "ruh_types", t);
+			json_object_array_add(a, d);
+		}
+		json_object_object_add(f, "configs", a);
+		json_object_object_add(o, "fdp_configs", f);
+	}
+	return o;
+}
