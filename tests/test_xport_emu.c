@@ -16,6 +16,7 @@
 #include "fhint/emu.h"
 #include "fhint/probe.h"
 #include "fhint/scsi_write.h"
+#include "fhint/sense.h"
 #include "fhint/xport.h"
 
 #define TARGET "emu:?size=64M&page=4K&ppb=64&op=0.25"
@@ -186,6 +187,49 @@ static void test_group_numbers(void)
 	fhint_dev_close(dev);
 }
 
+/* Capacity change through reconfig: 2A/09 once per I_T nexus, then READ
+ * CAPACITY (16) shows the new size (SPC-5 5.14, SBC-4 4.10). */
+static void test_capacity_changed_ua(void)
+{
+	static const uint8_t tur[6] = { 0 };
+	struct fhint_dev *dev = open_ok(TARGET);
+	struct fhint_emu *emu = fhint_dev_emu(dev);
+	struct fhint_scsi_geometry g;
+	struct fhint_emu_cmd c;
+	struct fhint_sense s;
+	char err[256] = "";
+	int i;
+
+	clear_ua(dev);
+	CU_ASSERT_EQUAL(fhint_emu_reconfig(emu, "?size=128M&page=4K&ppb=64"
+					   "&op=0.25", err, sizeof(err)), 0);
+	for (i = 0; i < 3; i++) {	/* initiators 0, 1 and 2 */
+		memset(&c, 0, sizeof(c));
+		c.cdb = tur;
+		c.cdb_len = 6;
+		c.initiator = (uint32_t)i;
+		CU_ASSERT_EQUAL(fhint_emu_exec(emu, &c), 0);
+		CU_ASSERT_EQUAL(c.status, FHINT_STATUS_CHECK_CONDITION);
+		CU_ASSERT(fhint_sense_decode(c.sense, c.sense_len, &s) >= 0);
+		/* 1 and 2 still hold their power-on UA, which comes first */
+		CU_ASSERT_EQUAL(s.sense_key, FHINT_SK_UNIT_ATTENTION);
+		CU_ASSERT_EQUAL(s.asc, i ? 0x29 : 0x2a);
+		CU_ASSERT_EQUAL(s.ascq, i ? 0x00 : 0x09);
+	}
+	CU_ASSERT_EQUAL(fhint_probe_scsi(dev, &g, NULL), 0);
+	CU_ASSERT_EQUAL(g.rc16.returned_lba + 1, (128u << 20) / 512);
+	/* reported once: the next command on nexus 0 is GOOD */
+	memset(&c, 0, sizeof(c));
+	c.cdb = tur;
+	c.cdb_len = 6;
+	CU_ASSERT_EQUAL(fhint_emu_exec(emu, &c), 0);
+	CU_ASSERT_EQUAL(c.status, FHINT_STATUS_GOOD);
+	/* a key that cannot change on an open device is refused */
+	CU_ASSERT_EQUAL(fhint_emu_reconfig(emu, "?size=128M&lbs=4096", err,
+					   sizeof(err)), -EINVAL);
+	fhint_dev_close(dev);
+}
+
 static CU_TestInfo tests[] = {
 	{ "target strings: emu:, unknown, bad configuration", test_targets },
 	{ "sd-like probe of emu: (RC16, VPD B0/B1/B2/B7, IO advice, streams)",
@@ -193,6 +237,8 @@ static CU_TestInfo tests[] = {
 	{ "multi-range UNMAP frees exactly the ranges (GET LBA STATUS)",
 	  test_discard_feedback },
 	{ "WRITE(16) GROUP NUMBER 0..63 reaches the device", test_group_numbers },
+	{ "reconfig: CAPACITY DATA HAS CHANGED once per nexus, after power-on",
+	  test_capacity_changed_ua },
 	CU_TEST_INFO_NULL,
 };
 FHINT_SUITE("xport_emu", tests);
