@@ -530,9 +530,11 @@ int emu_config_diff_ok(const struct emu_config *old,
 {
 	struct emu_config a = *old, b = *new;
 
-	/* what may change at run time */
+	/* what may change at run time; the erase block stays what the open
+	 * device has (without ppb= a new size may fit another one) */
 	a.size = b.size;
 	a.threshold_pct = b.threshold_pct;
+	a.pages_per_block = b.pages_per_block;
 	if (memcmp(&a, &b, sizeof(a)))
 		return fail(err, errlen, "reconfig: only size and threshold "
 			    "can change on an open device");

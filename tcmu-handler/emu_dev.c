@@ -377,8 +377,10 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 		emu_ua_all(dev, FHINT_UA_MODE_PARAMETERS_CHANGED);
 		dev->thin_threshold_armed = true;
 	}
-	if (!ret)
+	if (!ret) {
+		cfg.pages_per_block = dev->cfg.pages_per_block;
 		dev->cfg = cfg;
+	}
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
 }

@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * handler_fhint.c - tcmu-runner glue for the fhint emulated LUN.
+ *
+ * tcmu-runner dlopen()s handler_fhint.so from its handler directory, calls
+ * handler_init(), and routes every device whose configfs dev_config starts
+ * with "fhint/" here.  The handler is "passthrough only" (handle_cmd, no
+ * read/write callouts), so tcmu-runner's own SCSI emulation stays out of
+ * the way and every CDB the kernel passes down reaches fhint_emu_exec().
+ *
+ * This is the only file of fhint that includes tcmu-runner's headers; it
+ * is built against the headers of Debian's "tcmu" source package
+ * (scripts/tcmu-header) and links nothing of tcmu-runner: the tcmu_* and
+ * tcmur_* symbols resolve at dlopen() time from the tcmu-runner process
+ * (libtcmu.so.2 and the tcmu-runner binary), as Debian's own handlers do.
+ *
+ * Limitation: tcmu-runner does not tell a handler which I_T nexus sent a
+ * command, so every command runs as initiator 0 of the emulator: unit
+ * attentions are reported once for all initiators together (the first one
+ * to send a command after the event gets it).  See spec-notes/tcmu.md.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "tcmu-runner.h"
+#include "libtcmu.h"
+#include "tcmur_device.h"
+
+#include <fhint/emu.h>
+#include <fhint/scsi_proto.h>
+
+#define FHINT_TCMU_SUBTYPE	"fhint"
+#define FHINT_TCMU_PREFIX	FHINT_TCMU_SUBTYPE "/"
+#define FHINT_TCMU_ERRLEN	256
+#define FHINT_TCMU_CFGMAX	4096	/* emu grammar: at most 4095 chars */
+#define FHINT_TCMU_INITIATOR	0	/* no I_T nexus from tcmu-runner */
+
+/* Per-device state: the emulator and the configuration it was opened with. */
+struct fhint_tcmu_dev {
+	struct fhint_emu *emu;
+	char config[FHINT_TCMU_CFGMAX];	/* the cfgstring, size= and lbs= set */
+};
+
+/* Does the query part of @config hold an item "KEY=..."? */
+static bool cfg_has_key(const char *config, const char *key)
+{
+	const char *p = strchr(config, '?');
+	size_t klen = strlen(key);
+
+	while (p) {
+		p++;
+		if (!strncmp(p, key, klen) && p[klen] == '=')
+			return true;
+		p = strchr(p, '&');
+	}
+	return false;
+}
+
+/*
+ * Copy @config to @out with every "KEY=..." item dropped and "KEY=VAL"
+ * appended.  Only splits items; the grammar itself is the emulator's.
+ */
+static int cfg_set_key(const char *config, const char *key, uint64_t val,
+		       char *out, size_t outlen)
+{
+	const char *q = strchr(config, '?');
+	size_t klen = strlen(key), n, len;
+	bool first = true;
+	int w;
+
+	len = q ? (size_t)(q - config) : strlen(config);
+	if (len >= outlen)
+		return -EMSGSIZE;
+	memcpy(out, config, len);
+	n = len;
+	while (q && *q) {
+		const char *item = q + 1, *end = strchr(item, '&');
+
+		len = end ? (size_t)(end - item) : strlen(item);
+		q = end;
+		if (!len || (!strncmp(item, key, klen) && item[klen] == '='))
+			continue;
+		if (n + len + 1 >= outlen)
+			return -EMSGSIZE;
+		out[n++] = first ? '?' : '&';
+		memcpy(out + n, item, len);
+		n += len;
+		first = false;
+	}
+	w = snprintf(out + n, outlen - n, "%c%s=%" PRIu64, first ? '?' : '&',
+		     key, val);
+	if (w < 0 || (size_t)w >= outlen - n)
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * check_config: @cfgstring is "fhint/..." (targetcli sends the prefix; the
+ * emulator's parser skips one leading "fhint/", so "fhint/fhint/x" is the
+ * path "fhint/x" both here and in open).
+ */
+static bool fhint_tcmu_check_config(const char *cfgstring, char **reason)
+{
+	char err[FHINT_TCMU_ERRLEN] = "";
+
+	if (!fhint_emu_config_check(cfgstring, err, sizeof(err)))
+		return true;
+	if (reason)
+		*reason = strdup(err);	/* tcmu-runner free()s it */
+	return false;
+}
+
+/*
+ * The device's size and block size come from configfs (dev_size,
+ * hw_block_size); the cfgstring may omit size= and lbs=, and when it gives
+ * them they must agree, or READ CAPACITY and LIO would disagree.
+ */
+static int build_config(struct tcmu_device *dev, const char *body,
+			char *out, size_t outlen)
+{
+	uint64_t bytes = tcmu_dev_get_num_lbas(dev) *
+			 (uint64_t)tcmu_dev_get_block_size(dev);
+	char tmp[FHINT_TCMU_CFGMAX];
+	int ret;
+
+	if (strlen(body) >= sizeof(tmp))
+		return -EMSGSIZE;
+	strcpy(tmp, body);
+	if (!cfg_has_key(tmp, "lbs") && tcmu_dev_get_block_size(dev)) {
+		ret = cfg_set_key(body, "lbs", tcmu_dev_get_block_size(dev),
+				  tmp, sizeof(tmp));
+		if (ret)
+			return ret;
+	}
+	if (!cfg_has_key(tmp, "size") && bytes)
+		return cfg_set_key(tmp, "size", bytes, out, outlen);
+	if (strlen(tmp) >= outlen)
+		return -EMSGSIZE;
+	strcpy(out, tmp);
+	return 0;
+}
+
+static int check_geometry(struct tcmu_device *dev, struct fhint_emu *emu)
+{
+	struct fhint_emu_stats st;
+	uint64_t lbas = tcmu_dev_get_num_lbas(dev);
+	uint32_t bs = tcmu_dev_get_block_size(dev);
+
+	if (fhint_emu_get_stats(emu, &st))
+		return -EIO;
+	if (bs && st.block_size != bs) {
+		tcmu_dev_err(dev, "fhint: lbs=%" PRIu32 " in the cfgstring but "
+			     "hw_block_size=%" PRIu32 "\n", st.block_size, bs);
+		return -EINVAL;
+	}
+	if (lbas && st.capacity_blocks != lbas) {
+		tcmu_dev_err(dev, "fhint: size= in the cfgstring is %" PRIu64
+			     " blocks but dev_size is %" PRIu64 " blocks; leave "
+			     "size= out of the cfgstring\n",
+			     st.capacity_blocks, lbas);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int fhint_tcmu_open(struct tcmu_device *dev, bool reopen)
+{
+	const char *cfgstring = tcmu_dev_get_cfgstring(dev);
+	char err[FHINT_TCMU_ERRLEN] = "";
+	struct fhint_tcmu_dev *fd;
+	int ret;
+
+	if (!cfgstring) {
+		tcmu_dev_err(dev, "fhint: no cfgstring\n");
+		return -EINVAL;
+	}
+	fd = calloc(1, sizeof(*fd));
+	if (!fd)
+		return -ENOMEM;
+	ret = build_config(dev, cfgstring, fd->config,
+			   sizeof(fd->config));
+	if (ret) {
+		tcmu_dev_err(dev, "fhint: cfgstring too long: %s\n", cfgstring);
+		goto fail;
+	}
+	ret = fhint_emu_open(fd->config, &fd->emu, err, sizeof(err));
+	if (ret) {
+		tcmu_dev_err(dev, "fhint: cannot open '%s': %s (%s)\n",
+			     fd->config, err, strerror(-ret));
+		goto fail;
+	}
+	ret = check_geometry(dev, fd->emu);
+	if (ret) {
+		fhint_emu_close(fd->emu);
+		goto fail;
+	}
+	tcmur_dev_set_private(dev, fd);
+	tcmu_dev_dbg(dev, "fhint: opened '%s'%s\n", fd->config,
+		     reopen ? " (reopen)" : "");
+	return 0;
+fail:
+	free(fd);
+	return ret;
+}
+
+static void fhint_tcmu_close(struct tcmu_device *dev)
+{
+	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
+
+	if (!fd)
+		return;
+	fhint_emu_close(fd->emu);
+	tcmur_dev_set_private(dev, NULL);
+	free(fd);
+}
+
+/* Apply @config (size= and lbs= set) to the open device. */
+static int reconfig_apply(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
+			  const char *config)
+{
+	char err[FHINT_TCMU_ERRLEN] = "";
+	int ret;
+
+	ret = fhint_emu_reconfig(fd->emu, config, err, sizeof(err));
+	if (ret) {
+		tcmu_dev_err(dev, "fhint: reconfig to '%s' refused: %s\n",
+			     config, err);
+		return ret;
+	}
+	snprintf(fd->config, sizeof(fd->config), "%s", config);
+	return 0;
+}
+
+/*
+ * Size changes (targetcli/configfs dev_size) raise CAPACITY DATA HAS
+ * CHANGED in the emulator; a new cfgstring may change only what
+ * fhint_emu_reconfig() allows (size, threshold).  tcmu-runner's own pending
+ * unit attention is never seen: passthrough handlers skip it.
+ */
+static int fhint_tcmu_reconfig(struct tcmu_device *dev,
+			       struct tcmulib_cfg_info *cfg)
+{
+	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
+	char config[FHINT_TCMU_CFGMAX];
+	int ret;
+
+	if (!fd)
+		return -ENODEV;
+	switch (cfg->type) {
+	case TCMULIB_CFG_DEV_SIZE:
+		ret = cfg_set_key(fd->config, "size", cfg->data.dev_size,
+				  config, sizeof(config));
+		break;
+	case TCMULIB_CFG_DEV_CFGSTR:
+		if (!cfg->data.dev_cfgstring)
+			return -EINVAL;
+		ret = build_config(dev, cfg->data.dev_cfgstring, config,
+				   sizeof(config));
+		break;
+	default:
+		/* WRITE_CACHE: WCE is the Caching mode page's business */
+		return -EOPNOTSUPP;
+	}
+	if (ret)
+		return ret;
+	return reconfig_apply(dev, fd, config);
+}
+
+/* SPC-5 4.2.5.1: CDB length from the GROUP CODE; 7Fh is variable length. */
+static size_t cdb_length(const uint8_t *cdb)
+{
+	switch (cdb[0] >> 5) {
+	case 0:
+		return 6;
+	case 1:
+	case 2:
+		return 10;
+	case 3:
+		return cdb[0] == 0x7f ? 8 + (size_t)cdb[7] : 6;
+	case 4:
+		return 16;
+	case 5:
+		return 12;
+	default:
+		return 6;	/* vendor specific: the opcode is refused */
+	}
+}
+
+/* Copy @iov without consuming it (tcmu_memcpy_*_iovec advance iov_base). */
+static struct iovec *iov_dup(const struct iovec *iov, size_t cnt)
+{
+	struct iovec *c = malloc(cnt * sizeof(*c));
+
+	if (c)
+		memcpy(c, iov, cnt * sizeof(*c));
+	return c;
+}
+
+/*
+ * Every CDB goes to the emulator.  The TCMU ring does not say the data
+ * direction, so the iovec is offered both as data-out and as the data-in
+ * buffer: the emulator reads the one and writes the other as the command
+ * defines.  Runs on one of tcmu-runner's nr_threads workers; the status is
+ * returned and tcmu-runner completes the command.
+ */
+static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
+				 struct tcmur_cmd *tcmur_cmd)
+{
+	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
+	struct tcmulib_cmd *cmd = tcmur_cmd->lib_cmd;
+	struct fhint_emu_cmd ec;
+	struct iovec *iov = NULL;
+	uint8_t *dout = NULL, *din = NULL;
+	size_t len, slen;
+	int ret, sts;
+
+	if (!fd)
+		return TCMU_STS_HW_ERR;
+	len = tcmu_iovec_length(cmd->iovec, cmd->iov_cnt);
+	memset(&ec, 0, sizeof(ec));
+	ec.cdb = cmd->cdb;
+	ec.cdb_len = cdb_length(cmd->cdb);
+	ec.initiator = FHINT_TCMU_INITIATOR;
+	if (len) {
+		iov = iov_dup(cmd->iovec, cmd->iov_cnt);
+		dout = malloc(len);
+		din = calloc(1, len);	/* tail past din_done reads zero */
+		if (!iov || !dout || !din) {
+			sts = TCMU_STS_NO_RESOURCE;
+			goto out;
+		}
+		tcmu_memcpy_from_iovec(dout, len, iov, cmd->iov_cnt);
+		ec.dout = dout;
+		ec.dout_len = len;
+		ec.din = din;
+		ec.din_len = len;
+	}
+
+	ret = fhint_emu_exec(fd->emu, &ec);
+	if (ret) {
+		tcmu_dev_err(dev, "fhint: exec of opcode 0x%02x failed: %s\n",
+			     cmd->cdb[0], strerror(-ret));
+		sts = TCMU_STS_HW_ERR;
+		goto out;
+	}
+	if (ec.din_done) {
+		memcpy(iov, cmd->iovec, cmd->iov_cnt * sizeof(*iov));
+		tcmu_memcpy_into_iovec(iov, cmd->iov_cnt, din, len);
+	}
+
+	switch (ec.status) {
+	case FHINT_STATUS_GOOD:
+	case FHINT_STATUS_CONDITION_MET:	/* not expressible: GOOD */
+		sts = TCMU_STS_OK;
+		break;
+	case FHINT_STATUS_CHECK_CONDITION:
+		slen = ec.sense_len < SENSE_BUFFERSIZE ? ec.sense_len :
+			SENSE_BUFFERSIZE;
+		memset(cmd->sense_buf, 0, SENSE_BUFFERSIZE);
+		memcpy(cmd->sense_buf, ec.sense, slen);
+		/* SPC-5 4.4: ADDITIONAL SENSE LENGTH of what fits (byte 7) */
+		if (ec.sense_len > SENSE_BUFFERSIZE)
+			cmd->sense_buf[7] = SENSE_BUFFERSIZE - 8;
+		sts = TCMU_STS_PASSTHROUGH_ERR;
+		break;
+	case FHINT_STATUS_BUSY:
+		sts = TCMU_STS_BUSY;
+		break;
+	case FHINT_STATUS_TASK_SET_FULL:
+		sts = TCMU_STS_NO_RESOURCE;
+		break;
+	default:
+		/* RESERVATION CONFLICT, ACA ACTIVE, TASK ABORTED: the TCMU
+		 * status codes of tcmu-runner 1.5 cannot carry them. */
+		tcmu_dev_err(dev, "fhint: status 0x%02x for opcode 0x%02x "
+			     "cannot pass through tcmu-runner\n", ec.status,
+			     cmd->cdb[0]);
+		sts = TCMU_STS_HW_ERR;
+		break;
+	}
+out:
+	free(iov);
+	free(dout);
+	free(din);
+	return sts;
+}
+
+/* The keys, from the emulator itself, after a fixed head (one string). */
+static char cfg_desc[8192];
+
+static struct tcmur_handler fhint_handler = {
+	.name		= "fhint LUN (flash/shingle-aware emulator)",
+	.subtype	= FHINT_TCMU_SUBTYPE,
+	.cfg_desc	= cfg_desc,
+	.check_config	= fhint_tcmu_check_config,
+	.open		= fhint_tcmu_open,
+	.close		= fhint_tcmu_close,
+	.reconfig	= fhint_tcmu_reconfig,
+	.handle_cmd	= fhint_tcmu_handle_cmd,
+	/*
+	 * Workers that run handle_cmd.  The emulator locks per device, so
+	 * more threads only overlap the iovec copies with execution.
+	 */
+	.nr_threads	= 2,
+};
+
+int handler_init(void);
+
+int handler_init(void)
+{
+	snprintf(cfg_desc, sizeof(cfg_desc),
+		 "[PATH][?KEY=VALUE[&KEY=VALUE]...]: PATH is the backing file "
+		 "(empty: anonymous memory; create=1 makes it); size and lbs "
+		 "default to dev_size and hw_block_size. Keys:\n%s",
+		 fhint_emu_config_help());
+	return tcmur_register_handler(&fhint_handler);
+}

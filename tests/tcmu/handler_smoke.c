@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * handler_smoke.c - load handler_fhint.so without tcmu-runner or a kernel.
+ *
+ *     handler_smoke [PATH/handler_fhint.so]
+ *
+ * The few tcmu-runner / libtcmu functions the handler calls are stubbed
+ * here and exported from this executable (link with -rdynamic), so
+ * dlopen() resolves them as it would inside tcmu-runner.  Then it drives
+ * the registered struct tcmur_handler: check_config, open, handle_cmd
+ * (TEST UNIT READY, INQUIRY, WRITE/READ, READ CAPACITY), reconfig, close.
+ * Prints "N passed, N failed"; exit status 0 when nothing failed.
+ */
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "tcmu-runner.h"
+#include "libtcmu.h"
+#include "tcmur_device.h"
+
+/* ---- the stubbed runtime ---------------------------------------------- */
+
+struct tcmu_device {
+	const char *cfgstring;
+	uint64_t num_lbas;
+	uint32_t block_size;
+	void *priv;
+};
+
+static struct tcmur_handler *registered;
+static int nr_err;
+
+int tcmur_register_handler(struct tcmur_handler *handler)
+{
+	registered = handler;
+	return 0;
+}
+
+char *tcmu_dev_get_cfgstring(struct tcmu_device *dev)
+{
+	return (char *)dev->cfgstring;
+}
+
+uint64_t tcmu_dev_get_num_lbas(struct tcmu_device *dev)
+{
+	return dev->num_lbas;
+}
+
+uint32_t tcmu_dev_get_block_size(struct tcmu_device *dev)
+{
+	return dev->block_size;
+}
+
+void tcmur_dev_set_private(struct tcmu_device *dev, void *priv)
+{
+	dev->priv = priv;
+}
+
+void *tcmur_dev_get_private(struct tcmu_device *dev)
+{
+	return dev->priv;
+}
+
+size_t tcmu_iovec_length(struct iovec *iovec, size_t iov_cnt)
+{
+	size_t n = 0;
+
+	while (iov_cnt--)
+		n += iovec++->iov_len;
+	return n;
+}
+
+/* Same contract as libtcmu: copy and consume the iovec. */
+size_t tcmu_memcpy_into_iovec(struct iovec *iovec, size_t iov_cnt, void *src,
+			      size_t len)
+{
+	size_t done = 0;
+
+	for (; len && iov_cnt; iovec++, iov_cnt--) {
+		size_t n = iovec->iov_len < len ? iovec->iov_len : len;
+
+		memcpy(iovec->iov_base, (uint8_t *)src + done, n);
+		iovec->iov_base = (uint8_t *)iovec->iov_base + n;
+		iovec->iov_len -= n;
+		done += n;
+		len -= n;
+	}
+	return done;
+}
+
+size_t tcmu_memcpy_from_iovec(void *dest, size_t len, struct iovec *iovec,
+			      size_t iov_cnt)
+{
+	size_t done = 0;
+
+	for (; len && iov_cnt; iovec++, iov_cnt--) {
+		size_t n = iovec->iov_len < len ? iovec->iov_len : len;
+
+		memcpy((uint8_t *)dest + done, iovec->iov_base, n);
+		iovec->iov_base = (uint8_t *)iovec->iov_base + n;
+		iovec->iov_len -= n;
+		done += n;
+		len -= n;
+	}
+	return done;
+}
+
+static void log_msg(const char *lvl, const char *fn, int line,
+		    const char *fmt, va_list ap)
+{
+	printf("    [%s %s:%d] ", lvl, fn, line);
+	vprintf(fmt, ap);
+}
+
+void tcmu_err_message(struct tcmu_device *dev, const char *funcname,
+		      int linenr, const char *fmt, ...)
+{
+	va_list ap;
+
+	nr_err++;
+	va_start(ap, fmt);
+	log_msg("err", funcname, linenr, fmt, ap);
+	va_end(ap);
+}
+
+void tcmu_dbg_message(struct tcmu_device *dev, const char *funcname,
+		      int linenr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_msg("dbg", funcname, linenr, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- checks ----------------------------------------------------------- */
+
+static int passed, failed;
+
+#define CHECK(cond) do {						\
+	if (cond) {							\
+		passed++;						\
+	} else {							\
+		failed++;						\
+		printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);	\
+	}								\
+} while (0)
+
+/* Run one CDB with @buf split over up to three iovecs. */
+static int run(struct tcmu_device *dev, const uint8_t *cdb, size_t cdb_len,
+	       uint8_t *buf, size_t len, uint8_t *sense)
+{
+	uint8_t cdbbuf[32] = { 0 };
+	struct iovec iov[3];
+	struct tcmulib_cmd lib;
+	struct tcmur_cmd cmd;
+	size_t cnt = 0, a = len / 3, b = len / 2;
+	int sts;
+
+	memcpy(cdbbuf, cdb, cdb_len);
+	memset(&lib, 0, sizeof(lib));
+	memset(&cmd, 0, sizeof(cmd));
+	if (len) {
+		iov[0] = (struct iovec){ buf, a };
+		iov[1] = (struct iovec){ buf + a, b - a };
+		iov[2] = (struct iovec){ buf + b, len - b };
+		cnt = 3;
+	}
+	lib.cdb = cdbbuf;
+	lib.iovec = iov;
+	lib.iov_cnt = cnt;
+	cmd.lib_cmd = &lib;
+	sts = registered->handle_cmd(dev, &cmd);
+	if (sense)
+		memcpy(sense, lib.sense_buf, SENSE_BUFFERSIZE);
+	return sts;
+}
+
+static const uint8_t tur[6] = { 0x00 };
+
+static uint64_t read_capacity16(struct tcmu_device *dev, uint32_t *bs)
+{
+	uint8_t cdb[16] = { 0x9e, 0x10, [13] = 32 }, d[32] = { 0 };
+	uint64_t last = 0;
+	int i;
+
+	if (run(dev, cdb, 16, d, 32, NULL) != TCMU_STS_OK)
+		return 0;
+	for (i = 0; i < 8; i++)
+		last = last << 8 | d[i];
+	*bs = (uint32_t)d[8] << 24 | d[9] << 16 | d[10] << 8 | d[11];
+	return last;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : "./handler_fhint.so";
+	struct tcmu_device dev = { .cfgstring = "fhint/?profile=flash&ppb=16",
+				   .num_lbas = 32768, .block_size = 512 };
+	struct tcmu_device bad = dev;
+	struct tcmulib_cfg_info ci;
+	uint8_t sense[SENSE_BUFFERSIZE], inq[96], wbuf[4096], rbuf[4096];
+	uint8_t inq_cdb[6] = { 0x12, 0, 0, 0, 96, 0 };
+	uint8_t w10[10] = { 0x2a, 0, 0, 0, 0, 8, 0, 0, 8, 0 };
+	uint8_t r10[10] = { 0x28, 0, 0, 0, 0, 8, 0, 0, 8, 0 };
+	uint8_t r10_oor[10] = { 0x28, 0, 0, 0, 0x80, 0, 0, 0, 1, 0 };
+	char *reason = NULL;
+	int (*init)(void);
+	uint32_t bs = 0;
+	void *h;
+	size_t i;
+
+	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		printf("dlopen %s: %s\n0 passed, 1 failed\n", path, dlerror());
+		return 1;
+	}
+	*(void **)&init = dlsym(h, "handler_init");
+	CHECK(init != NULL);
+	if (!init)
+		goto done;
+	CHECK(init() == 0);
+	CHECK(registered != NULL);
+	if (!registered)
+		goto done;
+	CHECK(!strcmp(registered->subtype, "fhint"));
+	CHECK(!strcmp(registered->name,
+		      "fhint LUN (flash/shingle-aware emulator)"));
+	CHECK(registered->cfg_desc && strstr(registered->cfg_desc, "profile"));
+	CHECK(registered->nr_threads > 0);
+	CHECK(!registered->read && !registered->write && !registered->flush);
+
+	/* check_config: the string targetcli sends, "fhint/" included */
+	CHECK(registered->check_config("fhint/?profile=thin&size=1G", &reason));
+	CHECK(registered->check_config("fhint/", &reason));
+	CHECK(!registered->check_config("fhint/?frobnicate=1", &reason));
+	CHECK(reason && strstr(reason, "frobnicate"));
+	free(reason);
+	reason = NULL;
+	CHECK(!registered->check_config("fhint/?lbs=3000", &reason));
+	CHECK(reason && strstr(reason, "lbs"));
+	free(reason);
+
+	/* open failures leave no device and say why in the log */
+	bad.cfgstring = "fhint/?lbs=3000";
+	i = nr_err;
+	CHECK(registered->open(&bad, false) != 0);
+	CHECK(bad.priv == NULL && nr_err > (int)i);
+	bad.cfgstring = "fhint/?size=8M";	/* dev_size is 16 MiB */
+	i = nr_err;
+	CHECK(registered->open(&bad, false) != 0);
+	CHECK(bad.priv == NULL && nr_err > (int)i);
+	bad.cfgstring = "fhint/?lbs=4096";	/* hw_block_size is 512 */
+	CHECK(registered->open(&bad, false) != 0);
+	CHECK(bad.priv == NULL);
+
+	/*
+	 * open: size and lbs from dev_size and hw_block_size.  ppb is given:
+	 * without it the emulator fits ppb to the size, and a resize that
+	 * changes the fitted ppb is refused by fhint_emu_reconfig().
+	 */
+	CHECK(registered->open(&dev, false) == 0);
+	CHECK(dev.priv != NULL);
+	if (!dev.priv)
+		goto done;
+
+	/* power on: the first command gets 29/00 (SPC-5 6.7) */
+	CHECK(run(&dev, tur, 6, NULL, 0, sense) == TCMU_STS_PASSTHROUGH_ERR);
+	CHECK((sense[0] & 0x7f) == 0x70 && (sense[2] & 0xf) == 0x6 &&
+	      sense[12] == 0x29 && sense[13] == 0x00);
+	CHECK(run(&dev, tur, 6, NULL, 0, sense) == TCMU_STS_OK);
+
+	/* INQUIRY over three iovecs */
+	memset(inq, 0xee, sizeof(inq));
+	CHECK(run(&dev, inq_cdb, 6, inq, sizeof(inq), NULL) == TCMU_STS_OK);
+	CHECK(inq[0] == 0x00 && inq[2] == 0x07 && (inq[3] & 0x0f) == 2);
+	CHECK(!memcmp(inq + 8, "FHINT   ", 8));
+
+	/* WRITE(10) then READ(10) of 8 blocks at LBA 0 */
+	for (i = 0; i < sizeof(wbuf); i++)
+		wbuf[i] = (uint8_t)(i * 7 + 3);
+	CHECK(run(&dev, w10, 10, wbuf, sizeof(wbuf), NULL) == TCMU_STS_OK);
+	memset(rbuf, 0, sizeof(rbuf));
+	CHECK(run(&dev, r10, 10, rbuf, sizeof(rbuf), NULL) == TCMU_STS_OK);
+	CHECK(!memcmp(wbuf, rbuf, sizeof(rbuf)));
+
+	/* READ past the end: 21/00 LBA OUT OF RANGE */
+	CHECK(run(&dev, r10_oor, 10, rbuf, 512, sense) ==
+	      TCMU_STS_PASSTHROUGH_ERR);
+	CHECK((sense[2] & 0xf) == 0x5 && sense[12] == 0x21);
+
+	CHECK(read_capacity16(&dev, &bs) == 32767 && bs == 512);
+
+	/* reconfig: dev_size 32 MiB -> 2A/09, then the new capacity */
+	memset(&ci, 0, sizeof(ci));
+	ci.type = TCMULIB_CFG_DEV_SIZE;
+	ci.data.dev_size = 32 << 20;
+	CHECK(registered->reconfig(&dev, &ci) == 0);
+	dev.num_lbas = 65536;	/* what tcmu-runner does after success */
+	CHECK(run(&dev, tur, 6, NULL, 0, sense) == TCMU_STS_PASSTHROUGH_ERR);
+	CHECK((sense[2] & 0xf) == 0x6 && sense[12] == 0x2a &&
+	      sense[13] == 0x09);
+	CHECK(read_capacity16(&dev, &bs) == 65535 && bs == 512);
+	CHECK(run(&dev, r10, 10, rbuf, sizeof(rbuf), NULL) == TCMU_STS_OK);
+	CHECK(!memcmp(wbuf, rbuf, sizeof(rbuf)));
+
+	/* a new cfgstring may not change the profile */
+	ci.type = TCMULIB_CFG_DEV_CFGSTR;
+	ci.data.dev_cfgstring = "fhint/?profile=thin";
+	CHECK(registered->reconfig(&dev, &ci) != 0);
+	ci.type = TCMULIB_CFG_WRITE_CACHE;
+	CHECK(registered->reconfig(&dev, &ci) != 0);
+
+	registered->close(&dev);
+	CHECK(dev.priv == NULL);
+done:
+	dlclose(h);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
