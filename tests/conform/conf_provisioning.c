@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/conform/conf_provisioning.c - logical block provisioning
+ * consistency (SBC-4 4.7): READ CAPACITY(16) LBPME/LBPRZ (5.26.2) against
+ * the Logical Block Provisioning VPD page (6.6.6), GET LBA STATUS (5.21)
+ * and what unmapped blocks read.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conform.h"
+
+static void test_lbpme_requires_b2(void)
+{
+	struct conf_ctx *c = conf_ctx();
+
+	CONF_NEED_PROBE();
+	if (!c->g.rc16.lbpme)
+		CONF_SKIP("LBPME 0: fully provisioned, B2h optional");
+	CONF_CHECK(fhint_vpd_supported_has(&c->g.vpd,
+					   FHINT_VPD_LOGICAL_BLOCK_PROVISIONING)
+		   && c->g.have_lbp,
+		   "LBPME 1 but VPD B2h not returned (SBC-4 6.6.6: the "
+		   "page shall be supported)");
+}
+
+static void test_lbprz_rc16_matches_b2(void)
+{
+	struct conf_ctx *c = conf_ctx();
+
+	CONF_NEED_PROBE();
+	if (!c->g.have_lbp)
+		CONF_SKIP("no Logical Block Provisioning VPD page");
+	CONF_CHECK(c->g.rc16.lbprz == (c->g.lbp.lbprz & 1),
+		   "READ CAPACITY(16) LBPRZ %d, VPD B2h LBPRZ %d%d%db "
+		   "(SBC-4 5.26.2: the bit is LBPRZ field bit 0)",
+		   c->g.rc16.lbprz, c->g.lbp.lbprz >> 2 & 1,
+		   c->g.lbp.lbprz >> 1 & 1, c->g.lbp.lbprz & 1);
+}
+
+static void test_provisioning_type_vs_lbpme(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	uint8_t pt;
+
+	CONF_NEED_PROBE();
+	if (!c->g.have_lbp)
+		CONF_SKIP("no Logical Block Provisioning VPD page");
+	pt = c->g.lbp.provisioning_type;
+	if (c->g.rc16.lbpme)
+		CONF_CHECK(pt == FHINT_PROVISIONING_RESOURCE ||
+			   pt == FHINT_PROVISIONING_THIN,
+			   "LBPME 1 with PROVISIONING TYPE %u (SBC-4 6.6.6: "
+			   "resource or thin)", pt);
+	else
+		CONF_CHECK(pt == FHINT_PROVISIONING_FULL,
+			   "LBPME 0 with PROVISIONING TYPE %u (SBC-4 4.7.2: "
+			   "fully provisioned)", pt);
+}
+
+static void test_unmap_bits_need_lbpme(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	const struct fhint_vpd_lbp *l = &c->g.lbp;
+
+	CONF_NEED_PROBE();
+	if (!c->g.have_lbp)
+		CONF_SKIP("no Logical Block Provisioning VPD page");
+	if (c->g.rc16.lbpme)
+		CONF_CHECK(l->lbpu || l->lbpws || l->lbpws10,
+			   "LBPME 1 but no unmap command advertised (LBPU, "
+			   "LBPWS, LBPWS10 all 0; SBC-4 4.7.3.4)");
+	else
+		CONF_CHECK(!l->lbpu && !l->lbpws && !l->lbpws10 &&
+			   !l->anc_sup, "LBPME 0 with LBPU/LBPWS/LBPWS10/"
+			   "ANC_SUP set");
+}
+
+static void test_get_lba_status_lba0(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	struct conf_res res;
+	uint32_t run = 0;
+	int ps;
+
+	CONF_NEED_PROBE();
+	if (!c->g.rc16.lbpme)
+		CONF_SKIP("LBPME 0: GET LBA STATUS optional");
+	ps = conf_lba_status(0, &run, &res);
+	CONF_CHECK(ps >= 0, "GET LBA STATUS at LBA 0 failed: %d", ps);
+	if (ps >= 0) {
+		CONF_CHECK(run > 0, "first descriptor covers 0 blocks");
+		CONF_CHECK(ps <= FHINT_LBA_STATUS_PS_UNKNOWN,
+			   "PROVISIONING STATUS %d is reserved", ps);
+	}
+}
+
+static void test_get_lba_status_past_end(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	struct conf_res res;
+	int ps;
+
+	CONF_NEED_PROBE();
+	if (!c->g.rc16.lbpme)
+		CONF_SKIP("LBPME 0: GET LBA STATUS optional");
+	ps = conf_lba_status(c->capacity, NULL, &res);
+	if (ps == -EIO)
+		conf_expect_sense(&res, FHINT_SK_ILLEGAL_REQUEST,
+				  FHINT_ASC_LBA_OUT_OF_RANGE, 0,
+				  "GET LBA STATUS at the capacity");
+	else
+		CONF_CHECK(false, "GET LBA STATUS at the capacity: expected "
+			   "21/00, got %d", ps);
+}
+
+/*
+ * Find a deallocated LBA by GET LBA STATUS from LBA 0 (read-only); with
+ * --destructive make one in the scratch range first.
+ */
+static void test_unmapped_reads_zero_if_lbprz(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	struct conf_res res;
+	uint64_t lba = 0, found = UINT64_MAX;
+	uint32_t run = 0;
+	uint8_t *buf;
+	int ps;
+
+	CONF_NEED_PROBE();
+	if (!c->g.rc16.lbpme)
+		CONF_SKIP("LBPME 0: no unmapped blocks");
+	if (c->destructive && c->have_scratch && conf_unmap_supported()) {
+		struct fhint_unmap_desc d;
+		uint64_t nlb;
+
+		CONF_NEED_GRANULES(7, 1, &lba, &nlb);
+		d.lba = lba;
+		d.nlb = (uint32_t)nlb;
+		conf_unmap(&d, 1, false, &res);
+		conf_expect_good(&res, "UNMAP of one granule");
+	} else if (c->destructive && c->have_scratch) {
+		return;		/* conf_unmap_supported() recorded why */
+	}
+	for (int i = 0; i < 64 && lba < c->capacity; i++) {
+		ps = conf_lba_status(lba, &run, &res);
+		if (ps < 0 || run == 0)
+			break;
+		if (ps == FHINT_LBA_STATUS_PS_DEALLOCATED) {
+			found = lba;
+			break;
+		}
+		lba += run;
+	}
+	if (found == UINT64_MAX)
+		CONF_SKIP("no deallocated LBA found by GET LBA STATUS");
+	buf = conf_alloc(c->lbs);
+	conf_read(found, 1, buf, &res);
+	conf_expect_good(&res, "READ of a deallocated LBA");
+	if (c->g.rc16.lbprz)
+		CONF_CHECK(conf_all_zero(buf, c->lbs), "LBPRZ 1 but "
+			   "deallocated LBA %llu does not read zeros (SBC-4 "
+			   "4.7.4.4)", (unsigned long long)found);
+	free(buf);
+	if (!c->g.rc16.lbprz)
+		CONF_SKIP("LBPRZ 0: read succeeded, content unspecified");
+}
+
+static const struct conf_test tests[] = {
+	{ "sbc4_6_6_6_lbpme_requires_vpd_b2", test_lbpme_requires_b2 },
+	{ "sbc4_5_26_2_rc16_lbprz_matches_b2_lbprz_bit0",
+	  test_lbprz_rc16_matches_b2 },
+	{ "sbc4_6_6_6_provisioning_type_matches_lbpme",
+	  test_provisioning_type_vs_lbpme },
+	{ "sbc4_4_7_3_unmap_commands_match_lbpme",
+	  test_unmap_bits_need_lbpme },
+	{ "sbc4_5_21_get_lba_status_lba0_with_lbpme",
+	  test_get_lba_status_lba0 },
+	{ "sbc4_5_21_get_lba_status_at_capacity_21_00",
+	  test_get_lba_status_past_end },
+	{ "sbc4_4_7_4_4_deallocated_reads_zero_if_lbprz",
+	  test_unmapped_reads_zero_if_lbprz },
+	{ NULL, NULL }
+};
+
+const struct conf_family conf_family_provisioning = {
+	.name = "provisioning",
+	.title = "Provisioning consistency: RC16, VPD B2h, GET LBA STATUS "
+		 "(SBC-4 4.7)",
+	.tests = tests,
+};
