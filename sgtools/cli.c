@@ -7,7 +7,10 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "config.h"
+
 #include <ctype.h>
+#include <getopt.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -669,5 +672,30 @@ void cli_hexdump(const void *buf, size_t len, const char *indent)
 			fputs(indent ? indent : "", stdout);
 		printf("%02x", p[i]);
 		fputc((i % 16 == 15 || i + 1 == len) ? '\n' : ' ', stdout);
+	}
+}
+
+int cli_opt_common(const char *prog, int c, char **argv,
+		   void (*usage)(FILE *f))
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+
+	switch (c) {
+	case 'h':
+		usage(stdout);
+		return -1;
+	case 'V':
+		printf("%s (fhint) %s\n", prog, PACKAGE_VERSION);
+		return -1;
+	case ':':
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "option '%s' needs a value (try --help)", arg);
+	default:
+		if (strncmp(arg, "--", 2) != 0 && optopt > 0 && optopt < 256)
+			return cli_err(prog, CLI_EXIT_USAGE,
+				       "unknown option '-%c' (try --help)",
+				       optopt);
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "unknown option '%s' (try --help)", arg);
 	}
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <json-c/json.h>
 
 #include "fhint/check.h"
@@ -71,6 +72,15 @@ int cli_read_ranges(const char *path, uint64_t default_unit, uint32_t lbs,
  * -EBUSY with the reason in @why.
  */
 int cli_check_unused(const char *target, char *why, size_t whylen);
+
+/*
+ * The getopt_long cases every tool shares, for the default branch of its
+ * option switch (@c is getopt's return value): 'h' prints @usage to stdout
+ * and 'V' the version, both returning -1 (exit 0); a missing argument (':')
+ * and an unknown option print one line and return CLI_EXIT_USAGE.
+ */
+int cli_opt_common(const char *prog, int c, char **argv,
+		   void (*usage)(FILE *f));
 
 /* Print a json-c object to stdout, pretty, with a newline; frees it. */
 void cli_json_print(struct json_object *obj);

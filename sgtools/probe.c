@@ -1382,24 +1382,8 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		case 'v':
 			o->verbose++;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case 'V':
-			printf(PROG " (fhint) " PACKAGE_VERSION "\n");
-			return -1;
-		case ':':
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "option '%s' needs an argument",
-				       argv[optind - 1]);
 		default:
-			if (optopt)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "unknown option '-%c' (see --help)",
-					       optopt);
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "unknown option '%s' (see --help)",
-				       argv[optind - 1]);
+			return cli_opt_common(PROG, opt, argv, usage);
 		}
 	}
 	if (optind >= argc)

@@ -248,28 +248,8 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		case 'v':
 			o->verbose++;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case 'V':
-			printf(PROG " (fhint) " PACKAGE_VERSION "\n");
-			return -1;
-		case ':':
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "option '%s' needs an argument",
-				       argv[optind - 1]);
 		default:
-			if (strncmp(argv[optind - 1], "--", 2) == 0)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "bad option '%s' (try --help)",
-					       argv[optind - 1]);
-			if (optopt)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "unknown option '-%c' (try --help)",
-					       optopt);
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "unknown option '%s' (try --help)",
-				       argv[optind - 1]);
+			return cli_opt_common(PROG, c, argv, usage);
 		}
 	}
 	if (optind >= argc)

@@ -431,24 +431,8 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 		case 'v':
 			o->verbose++;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		case 'V':
-			printf(PROG " (fhint) " PACKAGE_VERSION "\n");
-			return -1;
-		case ':':
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "option '%s' needs a value (try --help)",
-				       argv[optind - 1]);
 		default:
-			if (optopt && optopt < 256)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "unknown option '-%c' (try --help)",
-					       optopt);
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "bad option '%s' (try --help)",
-				       argv[optind - 1]);
+			return cli_opt_common(PROG, c, argv, usage);
 		}
 	}
 	if (o->journal && o->output)
