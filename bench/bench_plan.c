@@ -182,147 +182,26 @@ struct enc_case {
  * reads inside a pass.
  */
 
-/* UNMAP: fhint_unmap_desc[] -> parameter list, one per command. */
-static int bench_unmap_encode(struct enc_case *ec,
-			      const struct fhint_plan *plan)
+/*
+ * One encoder case: encode every command of @plan into the same buffer
+ * (encode(plan, k, ctx, dst, len) returns the bytes written), then memcpy()
+ * the same number of bytes per command from a prepared source; RUNS times
+ * each, medians compared.
+ */
+typedef int (*cmd_encode_fn)(const struct fhint_plan *plan, size_t k,
+			     const void *ctx, uint8_t *dst, size_t len);
+
+static int bench_encode(struct enc_case *ec, const struct fhint_plan *plan,
+			size_t (*list_len)(size_t count), cmd_encode_fn encode,
+			const void *ctx, uint8_t *dst, size_t dst_len)
 {
-	static uint8_t dst[UNMAP_BUF];
-	struct fhint_unmap_desc *d = malloc(plan->n_ranges * sizeof(*d));
 	size_t total = 0, off;
 	uint8_t *src;
 	double enc[RUNS], cpy[RUNS];
 	uint64_t bytes = 0;
 
 	for (size_t k = 0; k < plan->n_cmds; k++)
-		total += fhint_unmap_param_len(plan->cmds[k].count);
-	src = malloc(total ? total : 1);
-	if (!d || !src) {
-		free(d);
-		free(src);
-		return -ENOMEM;
-	}
-	memset(src, 0x5a, total);
-	for (size_t i = 0; i < plan->n_ranges; i++) {
-		d[i].lba = plan->ranges[i].start;
-		d[i].nlb = (uint32_t)plan->ranges[i].len;
-	}
-	for (int run = 0; run < RUNS; run++) {
-		double t0 = now_ns();
-
-		bytes = 0;
-		for (size_t k = 0; k < plan->n_cmds; k++) {
-			const struct fhint_plan_cmd *c = &plan->cmds[k];
-			int len = fhint_unmap_param_encode(d + c->first,
-							   c->count, dst,
-							   sizeof(dst));
-
-			if (len < 0) {
-				free(d);
-				free(src);
-				return len;
-			}
-			clobber(dst);
-			bytes += (uint64_t)len;
-		}
-		enc[run] = now_ns() - t0;
-		t0 = now_ns();
-		off = 0;
-		for (size_t k = 0; k < plan->n_cmds; k++) {
-			size_t len = fhint_unmap_param_len(plan->cmds[k].count);
-
-			memcpy(dst, src + off, len);
-			clobber(dst);
-			off += len;
-		}
-		cpy[run] = now_ns() - t0;
-	}
-	free(d);
-	free(src);
-	ec->bytes = bytes;
-	ec->enc_ns = stats(enc, RUNS);
-	ec->cpy_ns = stats(cpy, RUNS);
-	ec->ratio = ec->cpy_ns.med / ec->enc_ns.med;
-	return 0;
-}
-
-/* NVMe DSM: fhint_nvme_dsm_range[] -> range list, one per command. */
-static int bench_nvme_encode(struct enc_case *ec,
-			     const struct fhint_plan *plan,
-			     int (*encode)(const struct fhint_nvme_dsm_range *,
-					   unsigned int, uint8_t *, size_t))
-{
-	static uint8_t dst[FHINT_NVME_DSM_LIST_MAX];
-	struct fhint_nvme_dsm_range *d = calloc(plan->n_ranges, sizeof(*d));
-	size_t total = 0, off;
-	uint8_t *src;
-	double enc[RUNS], cpy[RUNS];
-	uint64_t bytes = 0;
-
-	for (size_t k = 0; k < plan->n_cmds; k++)
-		total += plan->cmds[k].count * FHINT_NVME_DSM_RANGE_SIZE;
-	src = malloc(total ? total : 1);
-	if (!d || !src) {
-		free(d);
-		free(src);
-		return -ENOMEM;
-	}
-	memset(src, 0x5a, total);
-	for (size_t i = 0; i < plan->n_ranges; i++) {
-		d[i].slba = plan->ranges[i].start;
-		d[i].nlb = (uint32_t)plan->ranges[i].len;
-	}
-	for (int run = 0; run < RUNS; run++) {
-		double t0 = now_ns();
-
-		bytes = 0;
-		for (size_t k = 0; k < plan->n_cmds; k++) {
-			const struct fhint_plan_cmd *c = &plan->cmds[k];
-			int len = encode(d + c->first, (unsigned int)c->count,
-					 dst, sizeof(dst));
-
-			if (len < 0) {
-				free(d);
-				free(src);
-				return len;
-			}
-			clobber(dst);
-			bytes += (uint64_t)len;
-		}
-		enc[run] = now_ns() - t0;
-		t0 = now_ns();
-		off = 0;
-		for (size_t k = 0; k < plan->n_cmds; k++) {
-			size_t len = plan->cmds[k].count *
-				     FHINT_NVME_DSM_RANGE_SIZE;
-
-			memcpy(dst, src + off, len);
-			clobber(dst);
-			off += len;
-		}
-		cpy[run] = now_ns() - t0;
-	}
-	free(d);
-	free(src);
-	ec->bytes = bytes;
-	ec->enc_ns = stats(enc, RUNS);
-	ec->cpy_ns = stats(cpy, RUNS);
-	ec->ratio = ec->cpy_ns.med / ec->enc_ns.med;
-	return 0;
-}
-
-/* NVMe DSM deallocate straight from the plan's extents, the way
- * fhint_discard_cmd_build() encodes it. */
-static int bench_nvme_extents(struct enc_case *ec,
-			      const struct fhint_plan *plan)
-{
-	static uint8_t dst[FHINT_NVME_DSM_LIST_MAX];
-	size_t total = 0, off;
-	uint8_t *src;
-	double enc[RUNS], cpy[RUNS];
-	uint64_t bytes = 0;
-
-	for (size_t k = 0; k < plan->n_cmds; k++)
-		total += plan->cmds[k].count * FHINT_NVME_DSM_RANGE_SIZE;
+		total += list_len(plan->cmds[k].count);
 	src = malloc(total ? total : 1);
 	if (!src)
 		return -ENOMEM;
@@ -332,10 +211,7 @@ static int bench_nvme_extents(struct enc_case *ec,
 
 		bytes = 0;
 		for (size_t k = 0; k < plan->n_cmds; k++) {
-			const struct fhint_plan_cmd *c = &plan->cmds[k];
-			int len = fhint_nvme_dsm_dealloc_encode(
-				plan->ranges + c->first,
-				(unsigned int)c->count, dst, sizeof(dst));
+			int len = encode(plan, k, ctx, dst, dst_len);
 
 			if (len < 0) {
 				free(src);
@@ -348,8 +224,7 @@ static int bench_nvme_extents(struct enc_case *ec,
 		t0 = now_ns();
 		off = 0;
 		for (size_t k = 0; k < plan->n_cmds; k++) {
-			size_t len = plan->cmds[k].count *
-				     FHINT_NVME_DSM_RANGE_SIZE;
+			size_t len = list_len(plan->cmds[k].count);
 
 			memcpy(dst, src + off, len);
 			clobber(dst);
@@ -363,6 +238,96 @@ static int bench_nvme_extents(struct enc_case *ec,
 	ec->cpy_ns = stats(cpy, RUNS);
 	ec->ratio = ec->cpy_ns.med / ec->enc_ns.med;
 	return 0;
+}
+
+static size_t unmap_list_len(size_t count)
+{
+	return fhint_unmap_param_len(count);
+}
+
+static size_t dsm_list_len(size_t count)
+{
+	return count * FHINT_NVME_DSM_RANGE_SIZE;
+}
+
+/* UNMAP parameter list from fhint_unmap_desc[] (fhint_unmap_param_encode) */
+static int enc_unmap(const struct fhint_plan *plan, size_t k, const void *ctx,
+		     uint8_t *dst, size_t len)
+{
+	const struct fhint_unmap_desc *d = ctx;
+	const struct fhint_plan_cmd *c = &plan->cmds[k];
+
+	return fhint_unmap_param_encode(d + c->first, c->count, dst, len);
+}
+
+/* NVMe DSM ranges with Context Attributes (fhint_nvme_dsm_ranges_encode) */
+static int enc_dsm_attrs(const struct fhint_plan *plan, size_t k,
+			 const void *ctx, uint8_t *dst, size_t len)
+{
+	const struct fhint_nvme_dsm_range *d = ctx;
+	const struct fhint_plan_cmd *c = &plan->cmds[k];
+
+	return fhint_nvme_dsm_ranges_encode(d + c->first,
+					    (unsigned int)c->count, dst, len);
+}
+
+/* NVMe DSM deallocate straight from the plan's extents, the way
+ * fhint_discard_cmd_build() encodes it */
+static int enc_dsm_extents(const struct fhint_plan *plan, size_t k,
+			   const void *ctx, uint8_t *dst, size_t len)
+{
+	const struct fhint_plan_cmd *c = &plan->cmds[k];
+
+	(void)ctx;
+	return fhint_nvme_dsm_dealloc_encode(plan->ranges + c->first,
+					     (unsigned int)c->count, dst, len);
+}
+
+static int bench_unmap_encode(struct enc_case *ec,
+			      const struct fhint_plan *plan)
+{
+	static uint8_t dst[UNMAP_BUF];
+	struct fhint_unmap_desc *d = malloc(plan->n_ranges * sizeof(*d));
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->n_ranges; i++) {
+		d[i].lba = plan->ranges[i].start;
+		d[i].nlb = (uint32_t)plan->ranges[i].len;
+	}
+	ret = bench_encode(ec, plan, unmap_list_len, enc_unmap, d, dst,
+			   sizeof(dst));
+	free(d);
+	return ret;
+}
+
+static int bench_nvme_encode(struct enc_case *ec,
+			     const struct fhint_plan *plan)
+{
+	static uint8_t dst[FHINT_NVME_DSM_LIST_MAX];
+	struct fhint_nvme_dsm_range *d = calloc(plan->n_ranges, sizeof(*d));
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->n_ranges; i++) {
+		d[i].slba = plan->ranges[i].start;
+		d[i].nlb = (uint32_t)plan->ranges[i].len;
+	}
+	ret = bench_encode(ec, plan, dsm_list_len, enc_dsm_attrs, d, dst,
+			   sizeof(dst));
+	free(d);
+	return ret;
+}
+
+static int bench_nvme_extents(struct enc_case *ec,
+			      const struct fhint_plan *plan)
+{
+	static uint8_t dst[FHINT_NVME_DSM_LIST_MAX];
+
+	return bench_encode(ec, plan, dsm_list_len, enc_dsm_extents, NULL,
+			    dst, sizeof(dst));
 }
 
 static void mkdir_parent(const char *path)
@@ -452,8 +417,7 @@ int main(int argc, char **argv)
 		ok = 0;
 	if (nr) {
 		if (bench_nvme_extents(&ecs[1], &np) ||
-		    bench_nvme_encode(&ecs[2], &np,
-				      fhint_nvme_dsm_ranges_encode))
+		    bench_nvme_encode(&ecs[2], &np))
 			ok = 0;
 	}
 	for (size_t i = 0; i < nec; i++) {
