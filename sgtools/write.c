@@ -134,6 +134,32 @@ static int64_t compare(const uint8_t *got, uint8_t *scratch, uint32_t lbs,
 	return -1;
 }
 
+/*
+ * A chunk [lba, lba + nlb) was read back into @rbuf: count the read and
+ * compare it with the pattern.  Returns 0, or CLI_EXIT_DEVICE after
+ * printing the mismatch (res->verify "mismatch", res->mismatch_lba, the
+ * line in @errline).  @unit names the address: "LBA" or "block".
+ */
+static int verify_read(const struct wr_opts *o, struct wr_result *res,
+		       const uint8_t *rbuf, uint8_t *scratch, uint32_t lbs,
+		       uint64_t lba, uint64_t nlb, const char *unit,
+		       char *errline, size_t errlen)
+{
+	int64_t bad;
+
+	res->read_commands++;
+	if (o->verify_only)
+		res->blocks += nlb;
+	bad = compare(rbuf, scratch, lbs, lba, nlb, o);
+	if (bad < 0)
+		return 0;
+	res->verify = "mismatch";
+	res->mismatch_lba = lba + (uint64_t)bad;
+	snprintf(errline, errlen, "verify: %s %" PRIu64 " does not hold the "
+		 "%s pattern", unit, res->mismatch_lba, pat_names[o->pat]);
+	return cli_err(PROG, CLI_EXIT_DEVICE, "%s", errline);
+}
+
 /* ---- option parsing ---- */
 
 static int parse_ulong(const char *s, unsigned long max, unsigned long *v)
@@ -530,7 +556,6 @@ static int run_scsi(const struct wr_opts *o, struct fhint_dev *dev)
 	const char *err = NULL;
 	uint64_t cap, chunk, cdb_max, done;
 	uint32_t lbs, perm;
-	int64_t bad;
 	int i, ret;
 
 	ret = clear_ua(dev);
@@ -648,18 +673,9 @@ static int run_scsi(const struct wr_opts *o, struct fhint_dev *dev)
 				err = errline;
 				goto summary;
 			}
-			res.read_commands++;
-			if (o->verify_only)
-				res.blocks += rc.nlb;
-			bad = compare(rbuf, scratch, lbs, rc.lba, rc.nlb, o);
-			if (bad >= 0) {
-				res.verify = "mismatch";
-				res.mismatch_lba = rc.lba + (uint64_t)bad;
-				snprintf(errline, sizeof(errline),
-					 "verify: LBA %" PRIu64 " does not hold the %s pattern",
-					 res.mismatch_lba, pat_names[o->pat]);
-				ret = cli_err(PROG, CLI_EXIT_DEVICE, "%s",
-					      errline);
+			ret = verify_read(o, &res, rbuf, scratch, lbs, rc.lba, rc.nlb,
+					  "LBA", errline, sizeof(errline));
+			if (ret) {
 				err = errline;
 				goto summary;
 			}
@@ -729,7 +745,6 @@ static int run_nvme(const struct wr_opts *o, struct fhint_dev *dev)
 	const char *err = NULL;
 	uint64_t chunk, done;
 	uint32_t nsid = fhint_dev_nvme_nsid(dev), lbs = 0;
-	int64_t bad;
 	int i, ret;
 
 	if (o->hint >= 0 || o->group >= 0 || o->stream >= 0 || o->cdb != 16)
@@ -846,18 +861,9 @@ static int run_nvme(const struct wr_opts *o, struct fhint_dev *dev)
 				err = errline;
 				goto summary;
 			}
-			res.read_commands++;
-			if (o->verify_only)
-				res.blocks += rw.nlb;
-			bad = compare(rbuf, scratch, lbs, rw.slba, rw.nlb, o);
-			if (bad >= 0) {
-				res.verify = "mismatch";
-				res.mismatch_lba = rw.slba + (uint64_t)bad;
-				snprintf(errline, sizeof(errline),
-					 "verify: LBA %" PRIu64 " does not hold the %s pattern",
-					 res.mismatch_lba, pat_names[o->pat]);
-				ret = cli_err(PROG, CLI_EXIT_DEVICE, "%s",
-					      errline);
+			ret = verify_read(o, &res, rbuf, scratch, lbs, rw.slba, rw.nlb,
+					  "LBA", errline, sizeof(errline));
+			if (ret) {
 				err = errline;
 				goto summary;
 			}
@@ -889,7 +895,6 @@ static int run_file(const struct wr_opts *o)
 	uint64_t cap = 0, chunk, done, arg, n;
 	uint32_t lbs = WR_FILE_LBS;
 	struct stat st;
-	int64_t bad;
 	bool blk;
 	int fd, i, ret, flags;
 	ssize_t got;
@@ -1017,18 +1022,9 @@ static int run_file(const struct wr_opts *o)
 				err = errline;
 				goto summary;
 			}
-			res.read_commands++;
-			if (o->verify_only)
-				res.blocks += n;
-			bad = compare(rbuf, scratch, lbs, lba, n, o);
-			if (bad >= 0) {
-				res.verify = "mismatch";
-				res.mismatch_lba = lba + (uint64_t)bad;
-				snprintf(errline, sizeof(errline),
-					 "verify: block %" PRIu64 " does not hold the %s pattern",
-					 res.mismatch_lba, pat_names[o->pat]);
-				ret = cli_err(PROG, CLI_EXIT_DEVICE, "%s",
-					      errline);
+			ret = verify_read(o, &res, rbuf, scratch, lbs, lba, n,
+					  "block", errline, sizeof(errline));
+			if (ret) {
 				err = errline;
 				goto summary;
 			}
