@@ -487,6 +487,30 @@ static int insufficient_zone_resources(struct fhint_check *chk)
 			       FHINT_ASCQ_INSUFFICIENT_ZONE_RESOURCES, -EBUSY);
 }
 
+/*
+ * The zones [*zi, *zl] that [lba, lba + nlb) touches (nlb > 0), after the
+ * LBA range check and the access check of each zone (read only, offline,
+ * ...).  0 or the refusal in @chk.
+ */
+static int zone_span(struct emu_smr *smr, uint64_t lba, uint32_t nlb,
+		     bool write, uint32_t *zi, uint32_t *zl,
+		     struct fhint_check *chk)
+{
+	uint32_t i;
+	int ret = lba_range(smr, lba, nlb, chk);
+
+	if (ret)
+		return ret;
+	*zi = emu_smr_zone_index(smr, lba);
+	*zl = emu_smr_zone_index(smr, lba + nlb - 1);
+	for (i = *zi; i <= *zl; i++) {
+		ret = zone_access(&smr->z[i], write, chk);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int emu_smr_read(struct emu_smr *smr, uint64_t lba, uint32_t nlb,
 		 struct fhint_check *chk)
 {
@@ -498,16 +522,9 @@ int emu_smr_read(struct emu_smr *smr, uint64_t lba, uint32_t nlb,
 	if (!nlb)
 		return lba > smr->cfg.capacity ?
 		       lba_range(smr, lba, 1, chk) : 0;
-	ret = lba_range(smr, lba, nlb, chk);
+	ret = zone_span(smr, lba, nlb, false, &zi, &zl, chk);
 	if (ret)
 		return ret;
-	zi = emu_smr_zone_index(smr, lba);
-	zl = emu_smr_zone_index(smr, lba + nlb - 1);
-	for (i = zi; i <= zl; i++) {
-		ret = zone_access(&smr->z[i], false, chk);
-		if (ret)
-			return ret;
-	}
 	if (smr->cfg.profile == EMU_SMR_HOST_MANAGED && !smr->cfg.urswrz) {
 		for (i = zi; i <= zl; i++) {
 			const struct smr_zone *z = &smr->z[i];
@@ -632,16 +649,9 @@ int emu_smr_write(struct emu_smr *smr, uint64_t lba, uint32_t nlb,
 	if (!nlb)
 		return lba > smr->cfg.capacity ?
 		       lba_range(smr, lba, 1, chk) : 0;
-	ret = lba_range(smr, lba, nlb, chk);
+	ret = zone_span(smr, lba, nlb, true, &zi, &zl, chk);
 	if (ret)
 		return ret;
-	zi = emu_smr_zone_index(smr, lba);
-	zl = emu_smr_zone_index(smr, lba + nlb - 1);
-	for (i = zi; i <= zl; i++) {
-		ret = zone_access(&smr->z[i], true, chk);
-		if (ret)
-			return ret;
-	}
 	if (smr->cfg.profile == EMU_SMR_HOST_MANAGED) {
 		ret = hm_write_check(smr, zi, zl, lba, chk);
 		if (ret)
