@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "unit.h"
+#include "tool_capture.h"
 #include "emu_test.h"
 #include "nvme_capture.h"
 #include "fhint/endian.h"
@@ -32,19 +33,19 @@ struct run {
 	char *err;
 };
 
-static char *slurp(FILE *f)
+/* nvme_probe_print(@ctx, verbose) as a captured "tool" */
+static int print_nvme(int argc, char **argv, void *ctx)
 {
-	long n;
-	char *s;
+	(void)argc;
+	(void)argv;
+	nvme_probe_print(ctx, 1);
+	return 0;
+}
 
-	fflush(f);
-	n = ftell(f);
-	s = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
-	rewind(f);
-	if (s && n > 0 && fread(s, 1, (size_t)n, f) != (size_t)n)
-		s[0] = '\0';
-	fclose(f);
-	return s;
+static int probe_call(int argc, char **argv, void *ctx)
+{
+	(void)ctx;
+	return probe_main(argc, argv);
 }
 
 /* Run probe_main(argv...) with stdout and stderr captured. */
@@ -52,8 +53,7 @@ static struct run run_probe(const char *const *args)
 {
 	char *argv[32];
 	struct run r;
-	FILE *fo = tmpfile(), *fe = tmpfile();
-	int so, se, argc = 0;
+	int argc = 0;
 
 	argv[argc++] = (char *)"fhint-probe";
 	while (args[argc - 1] && argc < 31) {
@@ -61,22 +61,8 @@ static struct run run_probe(const char *const *args)
 		argc++;
 	}
 	argv[argc] = NULL;
-	CU_ASSERT_FATAL(fo && fe);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fileno(fo), 1);
-	dup2(fileno(fe), 2);
-	r.rc = probe_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	r.out = slurp(fo);
-	r.err = slurp(fe);
+	r.rc = tool_capture(probe_call, NULL, argc, argv, NULL, &r.out,
+			    &r.err);
 	return r;
 }
 
@@ -789,18 +775,10 @@ static void test_nvme_identify(void)
 	json_object_put(j);
 
 	{
-		FILE *f = tmpfile();
-		int so = dup(1);
-		char *out;
+		char *out, *errout;
 
-		CU_ASSERT_FATAL(f != NULL);
-		fflush(stdout);
-		dup2(fileno(f), 1);
-		nvme_probe_print(p, 1);
-		fflush(stdout);
-		dup2(so, 1);
-		close(so);
-		out = slurp(f);
+		tool_capture(print_nvme, p, 0, NULL, NULL, &out, &errout);
+		free(errout);
 		CU_ASSERT_TRUE(line_has(out, "NPWG / NPWA", "8 / 8 blocks"));
 		CU_ASSERT_TRUE(line_has(out, "NPDG / NPDA", "64 / 64 blocks"));
 		CU_ASSERT_TRUE(line_has(out, "NOWS", "128 blocks"));

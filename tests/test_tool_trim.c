@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "unit.h"
+#include "tool_capture.h"
 #include "fake_sg.h"
 #include "fhint/endian.h"
 #include "fhint/emu.h"
@@ -48,15 +49,9 @@ struct tt_out {
 	char *err;
 };
 
-static char *slurp_fd(int fd)
+static int trim_call(int argc, char **argv, void *dev)
 {
-	off_t n = lseek(fd, 0, SEEK_END);
-	char *buf = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
-
-	lseek(fd, 0, SEEK_SET);
-	if (n > 0 && read(fd, buf, (size_t)n) != n)
-		buf[0] = '\0';
-	return buf;
+	return dev ? trim_main_dev(dev, argc, argv) : trim_main(argc, argv);
 }
 
 /* Run trim_main with @argv (NULL-terminated), stdout and stderr captured;
@@ -65,53 +60,14 @@ static struct tt_out run_trim_on(struct fhint_dev *dev,
 				 const char *const *argv, const char *in)
 {
 	char *args[64];
-	char po[] = "/tmp/fhint-tt-out-XXXXXX", pe[] = "/tmp/fhint-tt-err-XXXXXX";
-	char pi[] = "/tmp/fhint-tt-in-XXXXXX";
-	int fo = mkstemp(po), fe = mkstemp(pe), fi = -1;
-	int s1, s2, s0 = -1, argc = 0;
+	int argc = 0;
 	struct tt_out r;
 
-	CU_ASSERT_FATAL(fo >= 0 && fe >= 0);
 	args[argc++] = (char *)"fhint-trim";
 	while (*argv && argc < 63)
 		args[argc++] = (char *)*argv++;
 	args[argc] = NULL;
-	if (in) {
-		fi = mkstemp(pi);
-		CU_ASSERT_FATAL(fi >= 0);
-		CU_ASSERT_FATAL(write(fi, in, strlen(in)) ==
-				(ssize_t)strlen(in));
-		lseek(fi, 0, SEEK_SET);
-		s0 = dup(0);
-		dup2(fi, 0);
-		clearerr(stdin);
-	}
-	fflush(stdout);
-	fflush(stderr);
-	s1 = dup(1);
-	s2 = dup(2);
-	dup2(fo, 1);
-	dup2(fe, 2);
-	r.rc = dev ? trim_main_dev(dev, argc, args) : trim_main(argc, args);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(s1, 1);
-	dup2(s2, 2);
-	close(s1);
-	close(s2);
-	if (in) {
-		dup2(s0, 0);
-		close(s0);
-		close(fi);
-		unlink(pi);
-		clearerr(stdin);
-	}
-	r.out = slurp_fd(fo);
-	r.err = slurp_fd(fe);
-	close(fo);
-	close(fe);
-	unlink(po);
-	unlink(pe);
+	r.rc = tool_capture(trim_call, dev, argc, args, in, &r.out, &r.err);
 	return r;
 }
 

@@ -24,6 +24,7 @@
 #include "../lib/xport_priv.h"
 #include "fake_sg.h"
 #include "unit.h"
+#include "tool_capture.h"
 #include "write.h"
 
 /* ---- running the tool with captured stdout / stderr ---- */
@@ -34,23 +35,16 @@ struct tw_out {
 	char err[4096];
 };
 
-static void slurp(FILE *f, char *buf, size_t len)
+static int tw_call(int argc, char **argv, void *dev)
 {
-	size_t n;
-
-	fflush(f);
-	rewind(f);
-	n = fread(buf, 1, len - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	return dev ? write_main_dev(argc, argv, dev) : write_main(argc, argv);
 }
 
 /* @dev NULL: write_main (the tool opens TARGET itself). */
 static void tw_run(struct tw_out *o, struct fhint_dev *dev, ...)
 {
-	char *argv[32];
-	int argc = 0, so, se;
-	FILE *fo = tmpfile(), *fe = tmpfile();
+	char *argv[32], *out, *err;
+	int argc = 0;
 	va_list ap;
 	char *a;
 
@@ -60,22 +54,11 @@ static void tw_run(struct tw_out *o, struct fhint_dev *dev, ...)
 		argv[argc++] = a;
 	va_end(ap);
 	argv[argc] = NULL;
-	CU_ASSERT_FATAL(fo && fe);
-	fflush(stdout);
-	fflush(stderr);
-	so = dup(1);
-	se = dup(2);
-	dup2(fileno(fo), 1);
-	dup2(fileno(fe), 2);
-	o->rc = dev ? write_main_dev(argc, argv, dev) : write_main(argc, argv);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(so, 1);
-	dup2(se, 2);
-	close(so);
-	close(se);
-	slurp(fo, o->out, sizeof(o->out));
-	slurp(fe, o->err, sizeof(o->err));
+	o->rc = tool_capture(tw_call, dev, argc, argv, NULL, &out, &err);
+	snprintf(o->out, sizeof(o->out), "%s", out);
+	snprintf(o->err, sizeof(o->err), "%s", err);
+	free(out);
+	free(err);
 }
 
 static struct fhint_dev *tw_open(const char *target)
