@@ -1328,6 +1328,40 @@ static int model_check(struct emu_media *m, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A data file shorter than the capacity the metadata records was cut
+ * while the device was closed (a capacity change never leaves one): the
+ * blocks past its end are gone.  Refuse it when the model maps any of
+ * them (they would read zeros, silently); extend it otherwise.
+ */
+static int check_short_file(struct emu_media *m, char *err, size_t errlen)
+{
+	struct stat st;
+	uint64_t lba;
+
+	if (fstat(emu_store_fd(m->store), &st) < 0)
+		return seterr(err, errlen, -errno, "backing file %s: %s",
+			      m->dev->cfg.path, strerror(errno));
+	if ((uint64_t)st.st_size >= m->nblocks * m->lbs)
+		return 0;
+	for (lba = (uint64_t)st.st_size / m->lbs; lba < m->nblocks;) {
+		bool mapped;
+		uint64_t n = model_run(m, lba, m->nblocks - lba, &mapped);
+
+		if (mapped)
+			return seterr(err, errlen, -EBADMSG, "backing file %s "
+				      "is %llu bytes, the metadata %s says "
+				      "%llu and maps LBA %llu past its end: "
+				      "it was truncated or replaced; refusing "
+				      "it", m->dev->cfg.path,
+				      (unsigned long long)st.st_size, m->meta,
+				      (unsigned long long)(m->nblocks * m->lbs),
+				      (unsigned long long)lba);
+		lba += n;
+	}
+	return 0;
+}
+
 /* Open the metadata of a file-backed device: replay it, or make it. */
 static int open_journal(struct emu_media *m, char *err, size_t errlen)
 {
@@ -1396,6 +1430,9 @@ static int open_journal(struct emu_media *m, char *err, size_t errlen)
 				      "no checkpoint (empty or torn at "
 				      "creation); refusing it", m->meta);
 		ret = model_check(m, err, errlen);
+		if (ret)
+			return ret;
+		ret = check_short_file(m, err, errlen);
 		if (ret)
 			return ret;
 		m->info.replayed_records = ji.records;
@@ -1681,6 +1718,16 @@ void emu_media_set_compact_limit(struct emu_dev *dev, uint64_t bytes)
 		    (size_t)(m->nblocks / 8) : ckpt_model_len(m);
 
 	m->compact_limit = bytes ? bytes : 4 * (uint64_t)ck + (1u << 20);
+}
+
+uint32_t emu_media_set_fault(struct emu_dev *dev,
+			     const struct emu_store_fault *f)
+{
+	struct emu_store *s = dev->media->store;
+	uint32_t hits = emu_store_fault_hits(s);
+
+	emu_store_set_fault(s, f);
+	return hits;
 }
 
 int emu_media_compact(struct emu_dev *dev)

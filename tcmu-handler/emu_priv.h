@@ -78,6 +78,9 @@ struct emu_config {
 	bool     d_sense;		/* dsense=1: descriptor sense */
 	bool     wce;			/* wce=0|1 write cache enabled */
 	uint32_t perm_streams;		/* perm_streams=N (IO advice hints) */
+	/* NVMe personality (emu_nvme.c, spec-notes/emulator_nvme.md) */
+	bool     nvme;			/* protocol=scsi|nvme */
+	uint32_t dmrsl;			/* dmrsl=N DSM blocks per range */
 };
 
 /* Fill @cfg with defaults, then parse @str over them.  0 or -EINVAL with
@@ -111,6 +114,8 @@ struct emu_dev {
 	bool     thin_threshold_armed;
 
 	struct fhint_emu_stats stats;
+	/* NVMe personality: SMART / Health log counters (emu_nvme.c) */
+	uint64_t nvme_read_blocks, nvme_read_cmds, nvme_write_cmds;
 };
 
 /* The context one handler runs in. */
@@ -245,5 +250,12 @@ int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
 		     char *err, size_t errlen);
 /* The shingled model, for emu_cmd_zbc.c (NULL unless host aware). */
 struct emu_smr *emu_media_smr(struct emu_dev *dev);
+/* Tests only: make the backing store's pread/pwrite/fallocate/fdatasync
+ * fail (struct emu_store_fault, emu_store.h; NULL disarms).  Returns the
+ * calls the previous fault made fail.  Not locked: call it with no
+ * command in flight. */
+struct emu_store_fault;
+uint32_t emu_media_set_fault(struct emu_dev *dev,
+			     const struct emu_store_fault *f);
 
 #endif /* FHINT_EMU_PRIV_H */

@@ -27,7 +27,30 @@ struct emu_store {
 	bool file;		/* false: memfd */
 	bool punch;		/* FALLOC_FL_PUNCH_HOLE works */
 	uint64_t size;
+	/* test-only fault injection (emu_store_set_fault) */
+	struct emu_store_fault fault;
+	uint32_t fault_seen;	/* matching calls so far */
+	uint32_t fault_hits;	/* of which failed */
 };
+
+/* The injected error for this call, or 0. */
+static int fault_check(struct emu_store *s, uint32_t op, uint64_t off,
+		       uint64_t len)
+{
+	const struct emu_store_fault *f = &s->fault;
+
+	if (!(f->ops & op))
+		return 0;
+	if (f->len && op != EMU_STORE_FAULT_SYNC &&
+	    (off >= f->off + f->len || off + len <= f->off))
+		return 0;
+	if (s->fault_seen++ < f->skip)
+		return 0;
+	if (f->count && s->fault_hits >= f->count)
+		return 0;
+	s->fault_hits++;
+	return f->err < 0 ? f->err : -EIO;
+}
 
 __attribute__((format(printf, 4, 5)))
 static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
@@ -124,9 +147,10 @@ int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
 		ret = -EINVAL;
 		goto out_close_quiet;
 	}
-	/* a longer file with @fit is left alone until the caller trusts
-	 * the metadata (emu_store_resize cuts it then) */
-	if ((uint64_t)st.st_size < size && ftruncate(fd, (off_t)size) < 0) {
+	/* a longer or shorter file with @fit is left alone until the caller
+	 * trusts the metadata (emu_store_resize fits it then) */
+	if ((uint64_t)st.st_size < size && !fit &&
+	    ftruncate(fd, (off_t)size) < 0) {
 		ret = -errno;
 		goto out_close;
 	}
@@ -158,6 +182,10 @@ void emu_store_close(struct emu_store *s)
 int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
 {
 	uint8_t *p = buf;
+	int ret = fault_check(s, EMU_STORE_FAULT_READ, off, len);
+
+	if (ret)
+		return ret;
 
 	while (len) {
 		ssize_t n = pread(s->fd, p, len, (off_t)off);
@@ -182,7 +210,10 @@ int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 		    size_t len)
 {
 	const uint8_t *p = buf;
+	int ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
 
+	if (ret)
+		return ret;
 	while (len) {
 		ssize_t n = pwrite(s->fd, p, len, (off_t)off);
 
@@ -219,10 +250,15 @@ static int write_zeros(struct emu_store *s, uint64_t off, uint64_t len)
 
 int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len)
 {
+	int ret;
+
 	if (!len)
 		return 0;
 	if (off > s->size || len > s->size - off)
 		return -ERANGE;
+	ret = fault_check(s, EMU_STORE_FAULT_ZERO, off, len);
+	if (ret)
+		return ret;
 	if (s->punch) {
 		if (fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 			      (off_t)off, (off_t)len) == 0)
@@ -240,6 +276,10 @@ int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len)
 
 int emu_store_sync(struct emu_store *s)
 {
+	int ret = fault_check(s, EMU_STORE_FAULT_SYNC, 0, 0);
+
+	if (ret)
+		return ret;
 	if (!s->file)
 		return 0;
 	return fdatasync(s->fd) < 0 ? -errno : 0;
@@ -328,4 +368,19 @@ int emu_store_set_uuid(struct emu_store *s, const uint8_t *uuid)
 	if (fsetxattr(s->fd, EMU_STORE_XATTR, uuid, EMU_STORE_UUID_LEN, 0) < 0)
 		return errno == ENOTSUP ? -ENOTSUP : -errno;
 	return 0;
+}
+
+void emu_store_set_fault(struct emu_store *s, const struct emu_store_fault *f)
+{
+	if (f && f->ops)
+		s->fault = *f;
+	else
+		memset(&s->fault, 0, sizeof(s->fault));
+	s->fault_seen = 0;
+	s->fault_hits = 0;
+}
+
+uint32_t emu_store_fault_hits(const struct emu_store *s)
+{
+	return s->fault_hits;
 }

@@ -25,8 +25,9 @@ struct emu_store;
  * missing file is created with @create, else -ENOENT.  A shorter file is
  * extended (sparse); a longer one is refused (-EINVAL: it is not ours or
  * has another size) unless @fit (the metadata says the capacity is @size:
- * a crash during a shrink left the tail), which leaves it for the caller
- * to cut with emu_store_resize once it trusts the metadata.
+ * a crash during a shrink left the tail), which leaves a longer or shorter
+ * file as it is for the caller to fit with emu_store_resize once it
+ * trusts the metadata.
  * *existed tells whether the file was there before.  The file is locked
  * (flock LOCK_EX): a second open of it fails with -EBUSY.
  * 0, or a negative errno with a one-line reason in @err.
@@ -71,5 +72,33 @@ int emu_store_next_data(const struct emu_store *s, uint64_t off,
 #define EMU_STORE_UUID_LEN	16
 int emu_store_get_uuid(const struct emu_store *s, uint8_t *uuid);
 int emu_store_set_uuid(struct emu_store *s, const uint8_t *uuid);
+
+/*
+ * Fault injection, for tests only (tests/test_emu_faults.c): make the
+ * store's system calls fail as a failing disk or a full file system
+ * would.  The fault lives in the store (no global state); it is armed
+ * through emu_media_set_fault() (emu_priv.h) on an open device.
+ */
+#define EMU_STORE_FAULT_READ	(1u << 0)	/* pread */
+#define EMU_STORE_FAULT_WRITE	(1u << 1)	/* pwrite (also the zeros the
+						 * fallback writes) */
+#define EMU_STORE_FAULT_ZERO	(1u << 2)	/* fallocate PUNCH_HOLE, or
+						 * the zero-writing fallback */
+#define EMU_STORE_FAULT_SYNC	(1u << 3)	/* fdatasync */
+
+struct emu_store_fault {
+	uint32_t ops;		/* EMU_STORE_FAULT_* that fail; 0 disarms */
+	int      err;		/* what they return: -EIO (also for 0),
+				 * -ENOSPC, ... */
+	uint32_t skip;		/* let this many matching calls pass first */
+	uint32_t count;		/* then fail this many (0: all that follow) */
+	uint64_t off, len;	/* only calls touching bytes [off, off+len)
+				 * (len 0: any offset; a sync always matches) */
+};
+
+/* Arm (@f with ops != 0) or disarm (NULL) the fault; resets the count. */
+void emu_store_set_fault(struct emu_store *s, const struct emu_store_fault *f);
+/* Calls the armed fault made fail so far. */
+uint32_t emu_store_fault_hits(const struct emu_store *s);
 
 #endif
