@@ -118,9 +118,10 @@ int emu_rw_write_same(struct emu_req *req)
 		return ret;
 	nlb = c.nlb ? c.nlb : dev->nblocks - c.lba;
 	if (!c.ndob) {
-		/* one logical block of data-out; missing: 24/00, no field
-		 * sets its length (spec-notes/emulator-rw.md) */
-		if (cmd->dout_len < dev->lbs)
+		/* exactly one logical block of data-out; shorter or longer:
+		 * 24/00, no field sets its length (tcmu-runner cannot
+		 * report a residual: spec-notes/iscsi-test-cu.md) */
+		if (cmd->dout_len != dev->lbs)
 			return fhint_check_set(&req->chk,
 					       FHINT_SK_ILLEGAL_REQUEST,
 					       FHINT_ASC_INVALID_FIELD_IN_CDB,

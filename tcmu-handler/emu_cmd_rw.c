@@ -15,10 +15,14 @@
  * POINTER at the first byte of the field, BIT POINTER at its most
  * significant bit, or at the highest set reserved bit).
  *
- * Write data shorter than the CDB asks for (dout_len < blocks x block
- * size): 24/00 INVALID FIELD IN CDB pointing at the field that sets the
- * length (as LIO does for a WRITE data under/overflow); nothing is written.
- * Longer write data: the excess is ignored (a residual).
+ * Data-Out Buffer of another length than the CDB transfers (WRITE family,
+ * WRITE AND VERIFY, COMPARE AND WRITE, VERIFY with BYTCHK): 24/00 INVALID
+ * FIELD IN CDB pointing at the field that sets the length, nothing is
+ * written.  Shorter and longer alike: LIO refuses a WRITE data CDB under-
+ * or overflow itself (target_cmd_size_check(), 0E/03) but not for a TCMU
+ * device (passthrough_parse_cdb() skips the check), and tcmu-runner 1.5
+ * cannot report a residual, so GOOD would tell the initiator that all of
+ * its data was taken (spec-notes/iscsi-test-cu.md).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -102,6 +106,16 @@ static int rw_miscompare(struct emu_req *req, uint64_t offset)
 	return fhint_check_set(&req->chk, FHINT_SK_MISCOMPARE,
 			       FHINT_ASC_MISCOMPARE_DURING_VERIFY,
 			       EMU_RW_ASCQ_MISCOMPARE, -EILSEQ);
+}
+
+/* The Data-Out Buffer holds exactly @need bytes, else 24/00 at CDB byte
+ * @byte (bit @bit, -1: the whole field) that sets the length. */
+static int dout_exact(struct emu_req *req, uint64_t need, uint16_t byte,
+		      int bit)
+{
+	if (req->cmd->dout_len == need)
+		return 0;
+	return fhint_check_cdb(&req->chk, byte, bit);
 }
 
 /* ---- READ / WRITE / WRITE STREAM (lib/scsi_write.c) ---- */
@@ -189,12 +203,11 @@ static int emu_rw_write(struct emu_req *req)
 	int ret;
 
 	ret = rw_decode(req, &c);
-	if (ret)
+	if (!ret)
+		ret = dout_exact(req, (uint64_t)c.nlb * dev->lbs,
+				 rw_xfer_field(c.op), -1);
+	if (ret || !c.nlb)
 		return ret;
-	if (!c.nlb)
-		return 0;
-	if (req->cmd->dout_len < (uint64_t)c.nlb * dev->lbs)
-		return fhint_check_cdb(&req->chk, rw_xfer_field(c.op), -1);
 	/* WRITE STREAM: the stream is the hint (permanent streams are the
 	 * IO advice hints groups of the same number, SBC-4 4.22). */
 	hint = c.str_id ? (uint8_t)c.str_id : c.group;
@@ -393,15 +406,18 @@ static int emu_rw_verify(struct emu_req *req)
 	if (c.bytchk == 2)	/* 10b reserved */
 		return fhint_check_cdb(&req->chk, 1, 2);
 	ret = vc_limits(req, &c, emu_rw_max_xfer(dev));
-	if (ret || !c.nlb)
+	if (ret)
 		return ret;
 	if (c.bytchk == 1)
 		need = (uint64_t)c.nlb * dev->lbs;
-	else if (c.bytchk == 3)
+	else if (c.bytchk == 3 && c.nlb)
 		need = dev->lbs;
-	if (cmd->dout_len < need)
-		return fhint_check_cdb(&req->chk, c.bytchk == 3 ? 1 : c.l->nlb,
-				       c.bytchk == 3 ? 2 : -1);
+	/* BYTCHK 00b transfers nothing: no Data-Out to check */
+	if (c.bytchk)
+		ret = dout_exact(req, need, c.bytchk == 3 ? 1 : c.l->nlb,
+				 c.bytchk == 3 ? 2 : -1);
+	if (ret || !c.nlb)
+		return ret;
 	if (c.bytchk && !EMU_RW_VBULS) {
 		ret = all_mapped(req, c.lba, c.nlb);
 		if (ret)
@@ -428,10 +444,10 @@ static int emu_rw_write_verify(struct emu_req *req)
 	if (c.bytchk & 2)
 		return fhint_check_cdb(&req->chk, 1, 2);
 	ret = vc_limits(req, &c, emu_rw_max_xfer(dev));
+	if (!ret)
+		ret = dout_exact(req, (uint64_t)c.nlb * dev->lbs, c.l->nlb, -1);
 	if (ret || !c.nlb)
 		return ret;
-	if (cmd->dout_len < (uint64_t)c.nlb * dev->lbs)
-		return fhint_check_cdb(&req->chk, c.l->nlb, -1);
 	/* written to the medium before it is verified: durable */
 	ret = emu_media_write(dev, c.lba, c.nlb, cmd->dout, c.group, true,
 			      &req->chk);
@@ -457,11 +473,13 @@ static int emu_rw_compare_and_write(struct emu_req *req)
 	if (ret)
 		return ret;
 	ret = vc_limits(req, &c, EMU_RW_MAX_CAW_LEN);
+	half = (uint64_t)c.nlb * dev->lbs;
+	/* NUMBER OF LOGICAL BLOCKS 0 is no error (SBC-4 5.3) but then no
+	 * data is transferred: a Data-Out Buffer with data is refused */
+	if (!ret)
+		ret = dout_exact(req, 2 * half, c.l->nlb, -1);
 	if (ret || !c.nlb)
 		return ret;
-	half = (uint64_t)c.nlb * dev->lbs;
-	if (cmd->dout_len < 2 * half)
-		return fhint_check_cdb(&req->chk, c.l->nlb, -1);
 	ret = medium_compare(req, c.lba, c.nlb, cmd->dout, false, &off);
 	if (ret)
 		return ret == 1 ? rw_miscompare(req, off) : ret;
@@ -493,22 +511,27 @@ static int emu_rw_sync_cache(struct emu_req *req)
 /*
  * CDB USAGE DATA (SPC-5 6.35.3): byte 0 the operation code, the service
  * action where the CDB has it, then a one for every bit the device server
- * evaluates; reserved bits (refused when set) and ignored bits (DPO, RARC,
+ * evaluates; reserved bits (refused when set) and ignored bits (RARC,
  * DLD, CONTROL, GROUP NUMBER where it is not used) are zero.
+ * DPO (10h of byte 1) is one wherever the CDB has it: the mode parameter
+ * header has DPOFUA = 1 (emu_cmd_mode.c), i.e. the device server supports
+ * the DPO and FUA bits (SBC-4 6.4.1), and it honours DPO trivially (no
+ * block is kept in a cache for re-reading, so every block already has the
+ * lowest retention priority the DPO bit asks for).
  * Byte 1 of the READ/WRITE family: RDPROTECT/WRPROTECT (refused when not
- * zero: no protection information) and FUA = E8h.
+ * zero: no protection information), DPO and FUA = F8h.
  */
 #define U_RW6(op)	{ op, 0x1f, 0xff, 0xff, 0xff, 0x04 }
-#define U_RW10(op)	{ op, 0xe8, 0xff, 0xff, 0xff, 0xff, 0x3f, 0xff, 0xff, \
+#define U_RW10(op)	{ op, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x3f, 0xff, 0xff, \
 			  0x04 }
-#define U_RW12(op)	{ op, 0xe8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
+#define U_RW12(op)	{ op, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
 			  0xff, 0x3f, 0x04 }
-#define U_RW16(op)	{ op, 0xe8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
+#define U_RW16(op)	{ op, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
 			  0xff, 0xff, 0xff, 0xff, 0xff, 0x3f, 0x04 }
 /* 32-byte: 1 CONTROL, 6 GROUP NUMBER, 7 ADDITIONAL CDB LENGTH, 8-9 SA,
  * 10 flags, 12-19 LBA, 20-27 tags (protection only: ignored), 28-31 TL */
 #define U_RW32(sa, g, s)	{ 0x7f, 0x04, 0x00, 0x00, s, s, g, 0xff, \
-			  0x00, sa, 0xe8, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, \
+			  0x00, sa, 0xf8, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, \
 			  0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, \
 			  0xff, 0xff, 0xff }
 
@@ -542,32 +565,32 @@ const struct emu_op emu_ops_rw[] = {
 	 * used (the stream is the hint) */
 	RW_OP(FHINT_OP_WRITE_STREAM_16, 0, 16, 0, emu_rw_write,
 	      "WRITE STREAM(16)",
-	      { FHINT_OP_WRITE_STREAM_16, 0xe8, 0xff, 0xff, 0xff, 0xff, 0xff,
+	      { FHINT_OP_WRITE_STREAM_16, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 }),
 	/* WRITE STREAM(32): 4-5 STR_ID */
 	RW_OP(FHINT_OP_VARIABLE_LENGTH, FHINT_VLSA_WRITE_STREAM_32, 32,
 	      EMU_OP_SA32, emu_rw_write, "WRITE STREAM(32)",
 	      U_RW32(0x10, 0x00, 0xff)),
-	/* WRITE AND VERIFY: 1 WRPROTECT BYTCHK = E6h */
+	/* WRITE AND VERIFY: 1 WRPROTECT DPO BYTCHK = F6h */
 	RW_OP(FHINT_OP_WRITE_AND_VERIFY_10, 0, 10, 0, emu_rw_write_verify,
 	      "WRITE AND VERIFY(10)",
-	      { FHINT_OP_WRITE_AND_VERIFY_10, 0xe6, 0xff, 0xff, 0xff, 0xff,
+	      { FHINT_OP_WRITE_AND_VERIFY_10, 0xf6, 0xff, 0xff, 0xff, 0xff,
 		0x3f, 0xff, 0xff, 0x04 }),
 	RW_OP(FHINT_OP_WRITE_AND_VERIFY_16, 0, 16, 0, emu_rw_write_verify,
 	      "WRITE AND VERIFY(16)",
-	      { FHINT_OP_WRITE_AND_VERIFY_16, 0xe6, 0xff, 0xff, 0xff, 0xff,
+	      { FHINT_OP_WRITE_AND_VERIFY_16, 0xf6, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x3f, 0x04 }),
-	/* VERIFY: 1 VRPROTECT BYTCHK = E6h, GROUP NUMBER not used */
+	/* VERIFY: 1 VRPROTECT DPO BYTCHK = F6h, GROUP NUMBER not used */
 	RW_OP(FHINT_OP_VERIFY_10, 0, 10, 0, emu_rw_verify, "VERIFY(10)",
-	      { FHINT_OP_VERIFY_10, 0xe6, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
+	      { FHINT_OP_VERIFY_10, 0xf6, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff,
 		0xff, 0x04 }),
 	RW_OP(FHINT_OP_VERIFY_16, 0, 16, 0, emu_rw_verify, "VERIFY(16)",
-	      { FHINT_OP_VERIFY_16, 0xe6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	      { FHINT_OP_VERIFY_16, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 }),
-	/* COMPARE AND WRITE: 1 WRPROTECT FUA = E8h, 13 NLB, 14 GROUP */
+	/* COMPARE AND WRITE: 1 WRPROTECT DPO FUA = F8h, 13 NLB, 14 GROUP */
 	RW_OP(FHINT_OP_COMPARE_AND_WRITE, 0, 16, 0, emu_rw_compare_and_write,
 	      "COMPARE AND WRITE",
-	      { FHINT_OP_COMPARE_AND_WRITE, 0xe8, 0xff, 0xff, 0xff, 0xff,
+	      { FHINT_OP_COMPARE_AND_WRITE, 0xf8, 0xff, 0xff, 0xff, 0xff,
 		0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0xff, 0x3f, 0x04 }),
 	/* SYNCHRONIZE CACHE: 1 IMMED */
 	RW_OP(FHINT_OP_SYNCHRONIZE_CACHE_10, 0, 10, 0, emu_rw_sync_cache,

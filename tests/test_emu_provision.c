@@ -672,6 +672,51 @@ static void test_write_same_refusals(void)
 	fhint_emu_close(emu);
 }
 
+/*
+ * Data-Out of half a block and of two blocks (libiscsi 1.19
+ * WriteSame10/16.InvalidDataOutSize: UNMAP = 1, one block): 24/00 without
+ * a field pointer, nothing unmapped or written.  WRITE SAME transfers
+ * exactly one logical block (SBC-4 5.47), and tcmu-runner 1.5 cannot
+ * report the residual of a longer buffer (spec-notes/iscsi-test-cu.md).
+ */
+static void test_write_same_dout_length(void)
+{
+	struct fhint_emu *emu = emu_t_open(CFG);
+	struct fhint_emu_cmd c;
+	uint8_t *data = xbuf(8 * LBS), *zero = xbuf(2 * LBS);
+	/* WRITE SAME(10) UNMAP, LBA 0, NUMBER OF LOGICAL BLOCKS 1 */
+	static const uint8_t ws10[10] = { 0x41, 0x08, 0x00, 0x00, 0x00, 0x00,
+					  0x00, 0x00, 0x01, 0x00 };
+	/* WRITE SAME(16) UNMAP, LBA 0, NUMBER OF LOGICAL BLOCKS 1 */
+	static const uint8_t ws16[16] = { 0x93, 0x08, 0, 0, 0, 0, 0, 0, 0, 0,
+					  0x00, 0x00, 0x00, 0x01, 0x00, 0x00 };
+	const uint8_t *cdbs[2] = { ws10, ws16 };
+	size_t k;
+
+	pattern(data, 0, 8, 7);
+	write16(emu, 0, 8, data);
+	memset(zero, 0, 2 * LBS);
+	for (k = 0; k < 2; k++) {
+		size_t len = k ? 16 : 10;
+
+		emu_t_exec(emu, &c, cdbs[k], len, zero, LBS / 2, NULL, 0);
+		EMU_ASSERT_SENSE(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0);
+		CU_ASSERT_FALSE(emu_t_sense(&c).sksv);
+		emu_t_exec(emu, &c, cdbs[k], len, zero, 2 * LBS, NULL, 0);
+		EMU_ASSERT_SENSE(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0);
+		CU_ASSERT_FALSE(emu_t_sense(&c).sksv);
+		medium_is(emu, 0, 8, data);
+	}
+	/* exactly one block: LBA 0 unmapped, reads zeros (LBPRZ) */
+	emu_t_exec(emu, &c, ws16, 16, zero, LBS, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	medium_is(emu, 0, 1, zero);
+	medium_is(emu, 1, 7, data + LBS);
+	free(zero);
+	free(data);
+	fhint_emu_close(emu);
+}
+
 /* The same data path on every profile: write, UNMAP, read zeros, GET LBA
  * STATUS says deallocated, the neighbours keep their data. */
 static void test_every_profile(void)
@@ -743,6 +788,8 @@ static CU_TestInfo tests[] = {
 	{ "WRITE SAME(10/16/32): data, UNMAP, NDOB, 0 = to the end",
 	  test_write_same_variants },
 	{ "WRITE SAME refusals, medium unchanged", test_write_same_refusals },
+	{ "WRITE SAME Data-Out of half a block or two blocks: 24/00",
+	  test_write_same_dout_length },
 	{ "write, UNMAP, read, GET LBA STATUS on every profile",
 	  test_every_profile },
 	CU_TEST_INFO_NULL,

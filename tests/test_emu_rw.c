@@ -712,17 +712,173 @@ static void test_compare_and_write_limit(void)
 	fhint_emu_close(emu);
 }
 
+/*
+ * The Data-Out Buffer must be exactly what the CDB transfers: shorter or
+ * longer is 24/00 at the field that sets the length and nothing is
+ * written (tcmu-runner 1.5 cannot report a residual, and LIO's own
+ * under/overflow check is skipped for TCMU: spec-notes/iscsi-test-cu.md).
+ * The cases of libiscsi 1.19's CompareAndWrite.InvalidDataOutSize and
+ * CompareAndWrite.Simple (256 blocks: byte 13 = 00h with 512 blocks of
+ * data-out) are among them.
+ */
+static void test_dout_length_exact(void)
+{
+	struct fhint_emu *emu = emu_t_open(CFG);
+	struct fhint_emu_cmd c;
+	struct scsi_task *t;
+	uint8_t *old = xbuf(LBS), *buf = xbuf(512 * LBS);
+	/* WRITE(10) LBA 1000h, TRANSFER LENGTH 1 */
+	uint8_t w10[10] = { 0x2a, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00,
+			    0x01, 0x00 };
+	/* WRITE AND VERIFY(10) BYTCHK 01b, LBA 1000h, VERIFICATION LENGTH 1 */
+	static const uint8_t wav10[10] = { 0x2e, 0x02, 0x00, 0x00, 0x10, 0x00,
+					   0x00, 0x00, 0x01, 0x00 };
+	/* VERIFY(10) BYTCHK 01b, LBA 1000h, VERIFICATION LENGTH 1 */
+	uint8_t v10[10] = { 0x2f, 0x02, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00,
+			    0x01, 0x00 };
+	/* COMPARE AND WRITE LBA 1000h, NUMBER OF LOGICAL BLOCKS 1 */
+	uint8_t caw[16] = { 0x89, 0x00, 0, 0, 0, 0, 0x00, 0x00, 0x10, 0x00,
+			    0, 0, 0, 0x01, 0x00, 0x00 };
+
+	pattern(old, 0x1000, 1, 3);
+	do_write(emu, FHINT_RW_WRITE_16, 0x1000, 1, 0, old);
+	memset(buf, 0xa6, 512 * LBS);
+
+	/* WRITE(10): 2 blocks of data-out for 1, none for 1, 1 for 0 */
+	emu_t_exec(emu, &c, w10, 10, buf, 2 * LBS, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 7,
+			     -1);
+	emu_t_exec(emu, &c, w10, 10, NULL, 0, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 7,
+			     -1);
+	w10[8] = 0;
+	emu_t_exec(emu, &c, w10, 10, buf, LBS, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 7,
+			     -1);
+	emu_t_exec(emu, &c, w10, 10, NULL, 0, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	/* WRITE AND VERIFY(10): one block too many */
+	emu_t_exec(emu, &c, wav10, 10, buf, 2 * LBS, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 7,
+			     -1);
+	medium_is(emu, 0x1000, 1, old);
+	/* VERIFY(10) BYTCHK 01b: 2 blocks for 1; BYTCHK 11b: 2 blocks for
+	 * the one block compared with every block (BYTCHK: byte 1 bit 2) */
+	memcpy(buf, old, LBS);
+	emu_t_exec(emu, &c, v10, 10, buf, 2 * LBS, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 7,
+			     -1);
+	emu_t_exec(emu, &c, v10, 10, buf, LBS, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	v10[1] = 0x06;
+	emu_t_exec(emu, &c, v10, 10, buf, 2 * LBS, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 1, 2);
+	emu_t_exec(emu, &c, v10, 10, buf, LBS, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	memset(buf, 0xa6, 512 * LBS);
+
+	/* COMPARE AND WRITE, NUMBER OF LOGICAL BLOCKS 1 with 4 blocks of
+	 * data-out (too large), 3 with 4 (too small): 24/00 at byte 13,
+	 * not a MISCOMPARE of a mis-split buffer */
+	emu_t_exec(emu, &c, caw, 16, buf, 4 * LBS, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 13,
+			     -1);
+	caw[13] = 3;
+	emu_t_exec(emu, &c, caw, 16, buf, 4 * LBS, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 13,
+			     -1);
+	/* NUMBER OF LOGICAL BLOCKS 0 transfers nothing (SBC-4 5.3): GOOD
+	 * without data-out, 24/00 with 512 blocks of it (libiscsi's
+	 * 256-block COMPARE AND WRITE) */
+	t = scsi_cdb_compareandwrite(0x1000, 2 * 256 * LBS, LBS, 0, 0, 0, 0,
+				     0);
+	CU_ASSERT_FATAL(t != NULL);
+	CU_ASSERT_EQUAL(t->cdb[13], 0x00);
+	emu_t_exec(emu, &c, t->cdb, (size_t)t->cdb_size, buf, 512 * LBS, NULL,
+		   0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 13,
+			     -1);
+	emu_t_exec(emu, &c, t->cdb, (size_t)t->cdb_size, NULL, 0, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	scsi_free_scsi_task(t);
+	medium_is(emu, 0x1000, 1, old);
+	free(old);
+	free(buf);
+	fhint_emu_close(emu);
+}
+
+/* VERIFY(10/16) and WRITE AND VERIFY(10/16) with DPO = 1: GOOD (what
+ * libiscsi's Verify10.Dpo and WriteVerify10.Dpo send with DPOFUA = 1). */
+static void test_dpo_accepted(void)
+{
+	struct fhint_emu *emu = emu_t_open(CFG);
+	struct fhint_emu_cmd c;
+	uint8_t *data = xbuf(LBS);
+	/* VERIFY(10) DPO BYTCHK 01b, LBA 2000h, VERIFICATION LENGTH 1 */
+	static const uint8_t v10[10] = { 0x2f, 0x12, 0x00, 0x00, 0x20, 0x00,
+					 0x00, 0x00, 0x01, 0x00 };
+	/* VERIFY(16) DPO BYTCHK 00b, LBA 2000h, VERIFICATION LENGTH 1 */
+	static const uint8_t v16[16] = { 0x8f, 0x10, 0, 0, 0, 0, 0x00, 0x00,
+					 0x20, 0x00, 0x00, 0x00, 0x00, 0x01,
+					 0x00, 0x00 };
+	/* WRITE AND VERIFY(10) DPO BYTCHK 00b, LBA 2000h, 1 block */
+	static const uint8_t wav10[10] = { 0x2e, 0x10, 0x00, 0x00, 0x20, 0x00,
+					   0x00, 0x00, 0x01, 0x00 };
+	/* WRITE AND VERIFY(16) DPO BYTCHK 01b, LBA 2000h, 1 block */
+	static const uint8_t wav16[16] = { 0x8e, 0x12, 0, 0, 0, 0, 0x00, 0x00,
+					   0x20, 0x00, 0x00, 0x00, 0x00, 0x01,
+					   0x00, 0x00 };
+
+	pattern(data, 0x2000, 1, 9);
+	emu_t_exec(emu, &c, wav10, 10, data, LBS, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	emu_t_exec(emu, &c, wav16, 16, data, LBS, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	emu_t_exec(emu, &c, v10, 10, data, LBS, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	emu_t_exec(emu, &c, v16, 16, NULL, 0, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	medium_is(emu, 0x2000, 1, data);
+	free(data);
+	fhint_emu_close(emu);
+}
+
 /* CDB USAGE DATA (SPC-5 6.35.3) of every entry: byte 0 the opcode, the
- * service action where the CDB has it, and the literal maps of READ(10)
- * and UNMAP. */
+ * service action where the CDB has it, and the literal maps of READ(10),
+ * VERIFY(10), WRITE AND VERIFY(16), COMPARE AND WRITE and UNMAP.  DPO
+ * (byte 1 bit 4) is evaluated wherever the CDB has it: MODE SENSE says
+ * DPOFUA = 1 (SBC-4 6.4.1), libiscsi's Verify10.Dpo checks the bit. */
 static void test_cdb_usage_data(void)
 {
-	static const uint8_t read10[10] = { 0x28, 0xe8, 0xff, 0xff, 0xff, 0xff,
+	/* 1: RDPROTECT DPO FUA = F8h; 6: GROUP NUMBER; 9: CONTROL NACA */
+	static const uint8_t read10[10] = { 0x28, 0xf8, 0xff, 0xff, 0xff, 0xff,
 					    0x3f, 0xff, 0xff, 0x04 };
+	/* 1: VRPROTECT DPO BYTCHK = F6h; 6: GROUP NUMBER not used */
+	static const uint8_t verify10[10] = { 0x2f, 0xf6, 0xff, 0xff, 0xff,
+					      0xff, 0x00, 0xff, 0xff, 0x04 };
+	/* 1: WRPROTECT DPO BYTCHK = F6h; 14: GROUP NUMBER */
+	static const uint8_t wav16[16] = { 0x8e, 0xf6, 0xff, 0xff, 0xff, 0xff,
+					   0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+					   0xff, 0xff, 0x3f, 0x04 };
+	/* 1: WRPROTECT DPO FUA = F8h; 10-12 reserved; 13 NUMBER OF LOGICAL
+	 * BLOCKS; 14 GROUP NUMBER */
+	static const uint8_t caw[16] = { 0x89, 0xf8, 0xff, 0xff, 0xff, 0xff,
+					 0xff, 0xff, 0xff, 0xff, 0x00, 0x00,
+					 0x00, 0xff, 0x3f, 0x04 };
 	static const uint8_t unmap[10] = { 0x42, 0x01, 0, 0, 0, 0, 0, 0xff,
 					   0xff, 0x04 };
+	static const uint8_t dpo_ops[] = { 0x28, 0x2a, 0xa8, 0xaa, 0x88, 0x8a,
+					   0x9a, 0x2e, 0x8e, 0x2f, 0x8f,
+					   0x89 };
 	const struct emu_op *op;
-	size_t n = 0;
+	size_t n = 0, d;
+
+	for (d = 0; d < sizeof(dpo_ops); d++) {
+		for (op = emu_ops_rw; op->fn && op->opcode != dpo_ops[d]; op++)
+			;
+		CU_ASSERT_FATAL(op->fn != NULL);
+		CU_ASSERT_EQUAL(op->usage[1] & 0x10, 0x10);
+	}
 
 	for (op = emu_ops_rw; op->fn; op++, n++) {
 		size_t k;
@@ -747,6 +903,16 @@ static void test_cdb_usage_data(void)
 			CU_ASSERT_EQUAL(op->usage[k], 0);
 		if (op->opcode == 0x28)
 			FHINT_ASSERT_BYTES(op->usage, read10, 10);
+		if (op->opcode == 0x2f)
+			FHINT_ASSERT_BYTES(op->usage, verify10, 10);
+		if (op->opcode == 0x8e)
+			FHINT_ASSERT_BYTES(op->usage, wav16, 16);
+		if (op->opcode == 0x89)
+			FHINT_ASSERT_BYTES(op->usage, caw, 16);
+		/* READ(32)/WRITE(32)/WRITE STREAM(32): byte 10 as byte 1 */
+		if (op->opcode == 0x7f && op->sa != FHINT_VLSA_WRITE_SAME_32 &&
+		    op->sa != FHINT_VLSA_GET_LBA_STATUS_32)
+			CU_ASSERT_EQUAL(op->usage[10], 0xf8);
 		if (op->opcode == 0x42)
 			FHINT_ASSERT_BYTES(op->usage, unmap, 10);
 	}
@@ -769,7 +935,7 @@ static void test_usage_zero_bits_refused_or_ignored(void)
 	memset(buf, 0, 2 * LBS);
 	for (op = emu_ops_rw; op->fn; op++) {
 		uint8_t base[32];
-		size_t byte;
+		size_t byte, dout = 0;
 		int bit;
 
 		memset(base, 0, sizeof(base));
@@ -781,24 +947,34 @@ static void test_usage_zero_bits_refused_or_ignored(void)
 			base[1] = (uint8_t)op->sa;
 		}
 		/* make the base CDB valid and small */
+		/* with the Data-Out Buffer the CDB transfers (exactly:
+		 * spec-notes/iscsi-test-cu.md) */
 		switch (op->opcode) {
-		case FHINT_OP_READ_6: case FHINT_OP_WRITE_6:
+		case FHINT_OP_READ_6:
 			base[4] = 1;
+			break;
+		case FHINT_OP_WRITE_6:
+			base[4] = 1;
+			dout = LBS;
 			break;
 		case FHINT_OP_WRITE_STREAM_16:
 			base[11] = 1;	/* STR_ID 1 */
 			break;
 		case FHINT_OP_WRITE_SAME_10:
 			base[8] = 1;
+			dout = LBS;
 			break;
 		case FHINT_OP_WRITE_SAME_16:
 			base[13] = 1;
+			dout = LBS;
 			break;
 		case 0x7f:
 			if (op->sa == FHINT_VLSA_WRITE_STREAM_32)
 				base[5] = 1;
-			if (op->sa == FHINT_VLSA_WRITE_SAME_32)
+			if (op->sa == FHINT_VLSA_WRITE_SAME_32) {
 				base[31] = 1;
+				dout = LBS;
+			}
 			break;
 		}
 		for (byte = 1; byte < op->cdb_len; byte++) {
@@ -815,7 +991,7 @@ static void test_usage_zero_bits_refused_or_ignored(void)
 				memcpy(cdb, base, 32);
 				cdb[byte] |= (uint8_t)(1u << bit);
 				emu_t_exec(emu, &c, cdb, op->cdb_len, buf,
-					   2 * LBS, buf, 2 * LBS);
+					   dout, buf, 2 * LBS);
 				if (c.status == FHINT_STATUS_GOOD)
 					continue;
 				s = emu_t_sense(&c);
@@ -861,6 +1037,10 @@ static CU_TestInfo tests[] = {
 	{ "COMPARE AND WRITE success, miscompare, refusals",
 	  test_compare_and_write },
 	{ "COMPARE AND WRITE of 255 blocks", test_compare_and_write_limit },
+	{ "Data-Out of another length than the CDB: 24/00, nothing written",
+	  test_dout_length_exact },
+	{ "VERIFY / WRITE AND VERIFY with DPO = 1 accepted",
+	  test_dpo_accepted },
 	{ "CDB USAGE DATA of emu_ops_rw (SPC-5 6.35.3)",
 	  test_cdb_usage_data },
 	{ "bits outside the usage map: GOOD or 24/00 at that byte",
