@@ -29,7 +29,7 @@
 #include "emu_priv.h"
 
 enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
-		K_HEX, K_PATH };
+		K_HEX, K_PATH, K_PROTOCOL };
 
 /* Profiles a key applies to */
 #define P_FLASH		(1u << EMU_PROFILE_FLASH)
@@ -121,7 +121,12 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	  "write cache enabled, Caching page WCE (default 1)")		\
 	X("perm_streams", K_UINT, perm_streams, 0, 31, P_ALL,		\
 	  "0..31, < streams",						\
-	  "permanent streams, IO advice hints page (default 5)")
+	  "permanent streams, IO advice hints page (default 5)")	\
+	X("protocol", K_PROTOCOL, nvme, 0, 0, P_ALL, "scsi|nvme",	\
+	  "nvme: an NVMe namespace instead of a SCSI LUN (default scsi)") \
+	X("dmrsl", K_UINT, dmrsl, 0, 0xffffffff, P_ALL,		\
+	  "0..4294967295 blocks (protocol=nvme)",			\
+	  "NVMe DMRSL, blocks per DSM range (default 0: max_unmap)")
 
 struct key {
 	const char *name;
@@ -297,6 +302,12 @@ static int set_key(struct emu_config *cfg, const struct key *k,
 				return 0;
 			}
 		return bad(err, errlen, k, "unknown profile", v);
+	case K_PROTOCOL:
+		if (!strcmp(v, "scsi") || !strcmp(v, "nvme")) {
+			cfg->nvme = v[0] == 'n';
+			return 0;
+		}
+		return bad(err, errlen, k, "unknown protocol", v);
 	case K_GC:
 		if (!strcmp(v, "greedy"))
 			cfg->gc_cost_benefit = false;
@@ -424,6 +435,18 @@ static int validate(const struct emu_config *c, uint64_t seen,
 		return fail(err, errlen, "perm_streams: %u needs streams > %u "
 			    "(stream 0 takes unhinted writes); streams is %u",
 			    c->perm_streams, c->perm_streams, c->streams);
+	if (!c->nvme && (seen >> (key_by_name("dmrsl") - keys) & 1))
+		return fail(err, errlen, "dmrsl: needs protocol=nvme");
+	if (c->nvme && c->profile == EMU_PROFILE_SMR_HOST_AWARE)
+		return fail(err, errlen, "protocol: nvme with profile="
+			    "smr-host-aware; zones would need the Zoned "
+			    "Namespace command set");
+	if (c->nvme && c->sat)
+		return fail(err, errlen, "sat: not a key of protocol=nvme");
+	if (c->nvme && c->max_unmap_desc > 256)
+		return fail(err, errlen, "max_unmap_desc: %u is more than "
+			    "the 256 ranges of a Dataset Management command "
+			    "(protocol=nvme, DMRL)", c->max_unmap_desc);
 	switch (c->profile) {
 	case EMU_PROFILE_FLASH:
 		if (c->page_size < c->lbs || !pow2(c->page_size))

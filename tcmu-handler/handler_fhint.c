@@ -63,6 +63,29 @@ static bool cfg_has_key(const char *config, const char *key)
 	return false;
 }
 
+/* The value of the last "KEY=..." item is @val. */
+static bool cfg_key_is(const char *config, const char *key, const char *val)
+{
+	const char *p = strchr(config, '?');
+	size_t klen = strlen(key), vlen = strlen(val);
+	bool is = false;
+
+	while (p) {
+		p++;
+		if (!strncmp(p, key, klen) && p[klen] == '=')
+			is = !strncmp(p + klen + 1, val, vlen) &&
+			     (p[klen + 1 + vlen] == '&' ||
+			      p[klen + 1 + vlen] == '\0' ||
+			      p[klen + 1 + vlen] == '\n');
+		p = strchr(p, '&');
+	}
+	return is;
+}
+
+#define FHINT_TCMU_NVME_REFUSED \
+	"protocol=nvme: LIO exports SCSI LUNs; the NVMe personality is for " \
+	"emu: targets"
+
 /*
  * Copy @config to @out with every "KEY=..." item dropped and "KEY=VAL"
  * appended.  Only splits items; the grammar itself is the emulator's.
@@ -110,7 +133,9 @@ static bool fhint_tcmu_check_config(const char *cfgstring, char **reason)
 {
 	char err[FHINT_TCMU_ERRLEN] = "";
 
-	if (!fhint_emu_config_check(cfgstring, err, sizeof(err)))
+	if (cfg_key_is(cfgstring, "protocol", "nvme"))
+		snprintf(err, sizeof(err), "%s", FHINT_TCMU_NVME_REFUSED);
+	else if (!fhint_emu_config_check(cfgstring, err, sizeof(err)))
 		return true;
 	if (reason)
 		*reason = strdup(err);	/* tcmu-runner free()s it */
@@ -188,6 +213,12 @@ static int fhint_tcmu_open(struct tcmu_device *dev, bool reopen)
 			   sizeof(fd->config));
 	if (ret) {
 		tcmu_dev_err(dev, "fhint: cfgstring too long: %s\n", cfgstring);
+		goto fail;
+	}
+	if (cfg_key_is(fd->config, "protocol", "nvme")) {
+		tcmu_dev_err(dev, "fhint: cannot open '%s': %s\n", fd->config,
+			     FHINT_TCMU_NVME_REFUSED);
+		ret = -EINVAL;
 		goto fail;
 	}
 	ret = fhint_emu_open(fd->config, &fd->emu, err, sizeof(err));
@@ -309,6 +340,15 @@ static struct iovec *iov_dup(const struct iovec *iov, size_t cnt)
  * buffer: the emulator reads the one and writes the other as the command
  * defines.  Runs on one of tcmu-runner's nr_threads workers; the status is
  * returned and tcmu-runner completes the command.
+ *
+ * No residual can be reported: the kernel's TCMU honours a read length
+ * (TCMU_UFLAG_READ_LEN, rsp.read_len) but tcmu-runner 1.5.4's
+ * tcmulib_command_complete() writes only rsp.scsi_status and the sense,
+ * and the ring entry is private to libtcmu (struct tcmu_device is not in
+ * its installed headers).  So data-in always goes back at its full length
+ * (zero tail past din_done), and the emulator refuses a Data-Out buffer of
+ * another length than the CDB transfers instead of taking part of it
+ * (spec-notes/iscsi-test-cu.md).
  */
 static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 				 struct tcmur_cmd *tcmur_cmd)

@@ -36,6 +36,7 @@ static const struct conf_family *const families[] = {
 	&conf_family_hints,
 	&conf_family_sense,
 	&conf_family_ata,
+	&conf_family_nvme,
 };
 #define NR_FAMILIES (sizeof(families) / sizeof(families[0]))
 
@@ -606,9 +607,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: " PROG " [OPTIONS] TARGET\n"
-"Conformance tests for discard (UNMAP, WRITE SAME, ATA TRIM through SAT),\n"
-"provisioning, write hints and sense data, against any fhint target:\n"
-"emu:[PATH][?KEY=VALUE...], /dev/sgN, /dev/sdX, iscsi://HOST/IQN/LUN.\n"
+"Conformance tests for discard (UNMAP, WRITE SAME, ATA TRIM through SAT,\n"
+"NVMe Dataset Management and Write Zeroes), provisioning, write hints and\n"
+"sense data, against any fhint target: emu:[PATH][?KEY=VALUE...],\n"
+"/dev/sgN, /dev/sdX, /dev/nvmeXnY, iscsi://HOST/IQN/LUN.\n"
 "\n"
 "  -d, --destructive          run the tests that write or deallocate data\n"
 "                             (only inside --scratch-range)\n"
@@ -788,8 +790,12 @@ int conform_main(int argc, char **argv)
 	fhint_dev_set_opts(c->dev, &dopts);
 	c->is_emu = fhint_dev_emu(c->dev) != NULL;
 	fhint_check_clear(&chk);
-	ret = fhint_probe_scsi(c->dev, &c->g, &chk);
-	if (ret) {
+	c->nvme = !strcmp(fhint_dev_transport(c->dev), "nvme");
+	ret = c->nvme ? conf_nvme_probe() :
+			fhint_probe_scsi(c->dev, &c->g, &chk);
+	if (c->nvme) {
+		/* conf_nvme.c set the geometry, or probe_err */
+	} else if (ret) {
 		struct fhint_sense s;
 		char line[160];
 
@@ -807,7 +813,7 @@ int conform_main(int argc, char **argv)
 		c->lbs = c->g.rc16.block_len;
 	}
 	if (scratch) {
-		if (!c->probed) {
+		if (!c->probed && !c->nvme_probed) {
 			fhint_dev_close(c->dev);
 			return cli_err(PROG, CLI_EXIT_DEVICE, "%s: cannot "
 				       "check --scratch-range: %s", c->target,

@@ -44,6 +44,10 @@ struct conf_ctx {
 	bool verbose;
 	bool ua_raw;			/* conf_cmd() returns unit attentions
 					 * instead of retrying (SAM-5 5.14) */
+	/* NVMe targets (conf_nvme.c): no SCSI probe, Identify instead */
+	bool nvme;			/* transport "nvme" */
+	bool nvme_probed;		/* Identify Controller + Namespace */
+	struct fhint_nvme_limits nv;
 };
 
 struct conf_ctx *conf_ctx(void);
@@ -66,6 +70,11 @@ extern const struct conf_family conf_family_provisioning;
 extern const struct conf_family conf_family_hints;
 extern const struct conf_family conf_family_sense;
 extern const struct conf_family conf_family_ata;
+extern const struct conf_family conf_family_nvme;
+
+/* NVMe targets: read Identify into ctx->nv, set capacity and block size,
+ * and the reason the SCSI families skip (probe_err).  0 or -errno. */
+int conf_nvme_probe(void);
 
 /* Record a skip for the running test (printf format). */
 void conf_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -13,7 +13,10 @@
 # Profiles (emu: keys in spec-notes/emulator.md).  "thin" also sets small
 # Block Limits so the at/past-limit tests of UNMAP and WRITE SAME can run
 # inside a 64 MiB device, ANC_SUP 1 and descriptor format sense; "smr-ha"
-# sets LBPRZ 0.
+# sets LBPRZ 0.  "nvme" is the NVMe personality (protocol=nvme, DMRL 256:
+# the SCSI families skip, the nvme family runs); "nvme-lim" sets small
+# Dataset Management limits (DMRL 64, DMRSL 1024, DMSL 4096 blocks) so the
+# past-limit tests run.
 set -u
 
 bin=${FHINT_CONFORM:-./tests/conform/fhint-conform}
@@ -35,7 +38,9 @@ profiles='flash|emu:?size=64M
 thin|emu:?profile=thin&size=64M&max_ws=4096&max_unmap=4096&max_unmap_desc=16&anchor=1&dsense=1
 flash-4k|emu:?size=64M&lbs=4096
 smr-ha|emu:?profile=smr-host-aware&size=256M&zone=16M&lbprz=0
-sat|emu:?size=64M&sat=1'
+sat|emu:?size=64M&sat=1
+nvme|emu:?protocol=nvme&size=64M
+nvme-lim|emu:?protocol=nvme&size=64M&max_unmap_desc=64&max_unmap=4096&dmrsl=1024'
 
 rc=0
 names=

@@ -247,6 +247,12 @@ int main(int argc, char **argv)
 	CHECK(!registered->check_config("fhint/?lbs=3000", &reason));
 	CHECK(reason && strstr(reason, "lbs"));
 	free(reason);
+	reason = NULL;
+	/* the NVMe personality is for emu: targets, LIO exports SCSI */
+	CHECK(!registered->check_config("fhint/?protocol=nvme", &reason));
+	CHECK(reason && strstr(reason, "protocol=nvme"));
+	free(reason);
+	CHECK(registered->check_config("fhint/?protocol=scsi", &reason));
 
 	/* open failures leave no device and say why in the log */
 	bad.cfgstring = "fhint/?lbs=3000";
@@ -254,6 +260,10 @@ int main(int argc, char **argv)
 	CHECK(registered->open(&bad, false) != 0);
 	CHECK(bad.priv == NULL && nr_err > (int)i);
 	bad.cfgstring = "fhint/?size=8M";	/* dev_size is 16 MiB */
+	i = nr_err;
+	CHECK(registered->open(&bad, false) != 0);
+	CHECK(bad.priv == NULL && nr_err > (int)i);
+	bad.cfgstring = "fhint/?protocol=nvme";
 	i = nr_err;
 	CHECK(registered->open(&bad, false) != 0);
 	CHECK(bad.priv == NULL && nr_err > (int)i);
