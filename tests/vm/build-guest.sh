@@ -23,7 +23,7 @@ kpkg=linux-image-6.12-amd64
 pkgs=(
 	tcmu-runner targetcli-fb python3-rtslib-fb dbus kmod
 	libiscsi-bin sg3-utils nvme-cli hdparm fio
-	util-linux mount e2fsprogs iproute2 procps xz-utils zstd
+	util-linux mount e2fsprogs iproute2 procps xz-utils zstd strace
 	libsgutils2-1.46-2 libnvme1 libiscsi7 libjson-c5 libudev1
 	libsystemd0 libcunit1
 )

@@ -49,6 +49,9 @@ qemu_args() {
 	truncate -s 4G "$work/$s-scratch.img"
 	echo "-drive file=$work/$s-scratch.img,format=raw,if=virtio,cache=unsafe,discard=unmap"
 	case $s in
+	iscsi)
+		qemu-img create -q -f qcow2 "$work/peer.qcow2" 128M
+		;;
 	qemu)
 		# The peers of issue #6: NVMe, SATA on AHCI, virtio-scsi scsi-hd,
 		# each with discard=unmap on a raw image that is really written
@@ -64,7 +67,7 @@ qemu_args() {
 		echo "-device ide-hd,drive=sata,bus=ahci0.0,serial=fhintsata"
 		echo "-device virtio-scsi-pci,id=vscsi"
 		echo "-drive file=$work/scsi.img,format=raw,if=none,id=vhd,discard=unmap,cache=unsafe"
-		echo "-device scsi-hd,drive=vhd,bus=vscsi.0,serial=fhintscsi,max_unmap_size=8388608,discard_granularity=65536,min_io_size=8,opt_io_size=256"
+		echo "-device scsi-hd,drive=vhd,bus=vscsi.0,serial=fhintscsi,max_unmap_size=8388608,discard_granularity=65536,min_io_size=4096,opt_io_size=1048576"
 		echo "-qmp unix:$work/qmp.sock,server=on,wait=off"
 		;;
 	esac

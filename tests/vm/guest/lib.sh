@@ -37,7 +37,19 @@ t_summary() {
 	echo "# $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" -eq 0 ]
 }
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1], {}, {'d': d}))" "$1"; }
+# json EXPR: evaluate EXPR on the JSON document on stdin (d); on bad JSON
+# or a missing key, print what came in instead (one line) and fail.
+json() {
+	python3 -c '
+import json, sys
+raw = sys.stdin.read()
+try:
+    d = json.loads(raw)
+    print(eval(sys.argv[1], {}, {"d": d}))
+except Exception as e:
+    print("[%s: %s] %s" % (type(e).__name__, e, " ".join(raw.split())[:300]))
+    sys.exit(1)' "$1"
+}
 
 # A block device's sdX name for a SCSI device whose model is $1.
 sd_by_model() {

@@ -196,7 +196,7 @@ bad_cfg() {	# bad_cfg NAME CFG WHAT
 	if echo "$o" | grep -q "o- $1 "; then
 		fail "$3: targetcli made backstore $1"
 	else
-		ok "$3: refused ($(echo "$o" | grep -iv '^/\|o- \|^$' | head -1 | tr -d '\r' | cut -c1-100))"
+		ok "$3: refused ($(echo "$o" | grep -i 'could not\|error\|fail\|invalid\|refus' | head -1 | sed 's|^/> ||' | tr -d '\r' | cut -c1-110))"
 	fi
 }
 bad_cfg bad1 '/scratch/b1.img?create=1&profile=nosuch' "unknown profile"
