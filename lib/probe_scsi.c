@@ -110,11 +110,13 @@ int fhint_probe_scsi(struct fhint_dev *dev, struct fhint_scsi_geometry *g,
 		memset(&g->vpd, 0, sizeof(g->vpd));
 
 	ret = fhint_read_capacity16_cdb_encode(&rc, cdb, sizeof(cdb));
+	memset(buf, 0, 32);
 	if (ret >= 0)
 		ret = fhint_dev_cmd(dev, cdb, 16, FHINT_DIR_FROM_DEV, buf, 32,
 				    &resid, chk);
 	if (!ret)
-		ret = fhint_read_capacity16_data_decode(buf, 32, &g->rc16);
+		ret = fhint_read_capacity16_data_decode(buf, 32 - (resid < 32 ?
+							resid : 32), &g->rc16);
 	if (ret < 0)
 		return ret;
 

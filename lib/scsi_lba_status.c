@@ -165,9 +165,15 @@ int fhint_lba_status_decode(const uint8_t *buf, size_t len,
 	if (len < FHINT_LBA_STATUS_HDR_LEN)
 		return -EBADMSG;
 	pdl = fhint_get_be32(buf);
-	if (pdl < 4 || (pdl - 4) % FHINT_LBA_STATUS_DESC_LEN ||
-	    len - 4 > pdl)
+	if (pdl < 4 || (pdl - 4) % FHINT_LBA_STATUS_DESC_LEN)
 		return -EBADMSG;
+	/*
+	 * Bytes past PARAMETER DATA LENGTH + 4 are padding, not data: a
+	 * transport that cannot report a residual (TCMU, some HBAs) hands
+	 * back the whole allocation length (SPC-5 4.2.5.6).
+	 */
+	if (len - 4 > pdl)
+		len = (size_t)pdl + 4;
 	if (buf[4] || buf[5] || buf[6] || (buf[7] & 0xfe))
 		return -EINVAL;
 	in.param_len = pdl;

@@ -142,11 +142,17 @@ int fhint_read_capacity16_data_decode(const uint8_t *buf, size_t len,
 {
 	size_t i;
 
-	if (len != FHINT_READ_CAPACITY_16_DATA_LEN)
+	/*
+	 * Every defined field is in bytes 0-15 (bytes 16-31 are reserved,
+	 * SBC-4 5.27.2): a device that transfers only those 16 bytes (Linux
+	 * libata's SAT through /dev/sgN, residual 16) is read as if the
+	 * reserved bytes were zero.
+	 */
+	if (len < 16 || len > FHINT_READ_CAPACITY_16_DATA_LEN)
 		return -EBADMSG;
 	if (buf[12] & 0xc0)
 		return -EINVAL;
-	for (i = 16; i < FHINT_READ_CAPACITY_16_DATA_LEN; i++)
+	for (i = 16; i < len; i++)
 		if (buf[i])
 			return -EINVAL;
 	d->returned_lba = fhint_get_be64(buf);

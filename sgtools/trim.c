@@ -302,7 +302,11 @@ static int scsi_clear_ua(struct fhint_dev *dev)
 	return 0;
 }
 
-static int probe_ata(struct trim_run *t)
+/*
+ * ATA IDENTIFY DEVICE through ATA PASS-THROUGH(16).  @quiet: return -1
+ * without a message (the probe of a SAT device that may not answer).
+ */
+static int probe_ata(struct trim_run *t, bool quiet)
 {
 	struct fhint_ata_identify id;
 	struct fhint_ata_pt pt;
@@ -315,10 +319,12 @@ static int probe_ata(struct trim_run *t)
 	fhint_ata_pt_identify(&pt);
 	ret = fhint_ata_pt16_encode(cdb, sizeof(cdb), &pt);
 	if (ret < 0)
-		return cli_err(PROG, CLI_EXIT_DEVICE, "ATA IDENTIFY: %s",
+		return quiet ? -1 : cli_err(PROG, CLI_EXIT_DEVICE, "ATA IDENTIFY: %s",
 			       strerror(-ret));
 	ret = fhint_dev_cmd(t->dev, cdb, 16, FHINT_DIR_FROM_DEV, buf,
 			    sizeof(buf), NULL, &chk);
+	if (ret && quiet)
+		return -1;
 	if (ret == -EIO && chk.sense_key == FHINT_SK_ILLEGAL_REQUEST)
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			       "ATA IDENTIFY through SAT refused: not an ATA device (ata-trim needs one)");
@@ -327,11 +333,11 @@ static int probe_ata(struct trim_run *t)
 				     ret, &chk);
 	if (fhint_ata_identify_decode(buf, sizeof(buf), &id) < 0 ||
 	    fhint_limits_from_ata(&lim, &id) < 0)
-		return cli_err(PROG, CLI_EXIT_DEVICE,
+		return quiet ? -1 : cli_err(PROG, CLI_EXIT_DEVICE,
 			       "ATA IDENTIFY data unusable");
 	if (lim.logical_block_size != t->lim.logical_block_size ||
 	    lim.capacity != t->lim.capacity)
-		return cli_err(PROG, CLI_EXIT_DEVICE,
+		return quiet ? -1 : cli_err(PROG, CLI_EXIT_DEVICE,
 			       "ATA IDENTIFY geometry disagrees with READ CAPACITY");
 	t->lim = lim;
 	return 0;
@@ -409,6 +415,7 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 {
 	struct fhint_scsi_geometry *g;
 	struct fhint_check chk;
+	bool sat;
 	int ret;
 
 	if (t->nvme)
@@ -425,9 +432,26 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 				     ret, &chk);
 	}
 	t->lim = g->limits;
+	sat = fhint_vpd_supported_has(&g->vpd, FHINT_VPD_ATA_INFORMATION);
 	free(g);
 	if (o->method == FHINT_DISCARD_ATA_DSM_TRIM)
-		return probe_ata(t);
+		return probe_ata(t, false);
+	/*
+	 * An ATA device behind a SAT layer (VPD 89h, SAT-4 12.4.2): by
+	 * default DATA SET MANAGEMENT TRIM through ATA PASS-THROUGH, when
+	 * IDENTIFY says TRIM.  Linux's libata translates UNMAP and WRITE
+	 * SAME (16) only for the kernel's own discards and refuses them
+	 * from SG_IO (ata_scsi_write_same_xlat), so what sd would use is
+	 * not what a user-space tool can send.
+	 */
+	if (o->method < 0 && sat) {
+		struct fhint_limits scsi_lim = t->lim;
+
+		if (probe_ata(t, true) < 0 ||
+		    !(t->lim.methods &
+		      FHINT_METHOD_BIT(FHINT_DISCARD_ATA_DSM_TRIM)))
+			t->lim = scsi_lim;
+	}
 	return 0;
 }
 

@@ -153,13 +153,21 @@ static int build_config(struct tcmu_device *dev, const char *body,
 	uint64_t bytes = tcmu_dev_get_num_lbas(dev) *
 			 (uint64_t)tcmu_dev_get_block_size(dev);
 	char tmp[FHINT_TCMU_CFGMAX];
+	size_t n = strlen(body);
 	int ret;
 
-	if (strlen(body) >= sizeof(tmp))
+	/* `echo ... > attrib/dev_config` leaves the newline in the string */
+	while (n && (body[n - 1] == '\n' || body[n - 1] == '\r'))
+		n--;
+	if (n >= sizeof(tmp))
 		return -EMSGSIZE;
-	strcpy(tmp, body);
+	memcpy(tmp, body, n);
+	tmp[n] = '\0';
 	if (!cfg_has_key(tmp, "lbs") && tcmu_dev_get_block_size(dev)) {
-		ret = cfg_set_key(body, "lbs", tcmu_dev_get_block_size(dev),
+		char in[FHINT_TCMU_CFGMAX];
+
+		strcpy(in, tmp);
+		ret = cfg_set_key(in, "lbs", tcmu_dev_get_block_size(dev),
 				  tmp, sizeof(tmp));
 		if (ret)
 			return ret;

@@ -10,6 +10,7 @@
 #include "unit.h"
 #include "sg3_capture.h"
 #include "fhint/check.h"
+#include "fhint/endian.h"
 #include "fhint/scsi_proto.h"
 #include "fhint/scsi_lba_status.h"
 
@@ -337,11 +338,15 @@ static void test_gls_data_refusals(void)
 	uint8_t t[48];
 	size_t off;
 
-	/* more bytes than PARAMETER DATA LENGTH declares */
+	/* bytes past PARAMETER DATA LENGTH + 4 are padding (a transport
+	 * without a residual, e.g. TCMU, returns the allocation length) */
 	memset(t, 0, sizeof(t));
 	memcpy(t, data_bytes, 40);
-	CU_ASSERT_EQUAL(data_decode_exact(t, 41, NULL, d, 4), -EBADMSG);
-	CU_ASSERT_EQUAL(data_decode_exact(t, 48, NULL, d, 4), -EBADMSG);
+	t[40] = 0xff;
+	t[47] = 0x01;
+	CU_ASSERT_EQUAL(data_decode_exact(t, 41, NULL, d, 4), 2);
+	CU_ASSERT_EQUAL(data_decode_exact(t, 48, NULL, d, 4), 2);
+	CU_ASSERT_EQUAL(d[1].lba, fhint_get_be64(data_bytes + 24));
 	/* PARAMETER DATA LENGTH not 16 n + 4 */
 	memcpy(t, data_bytes, 40);
 	t[3] = 0x03;

@@ -328,7 +328,14 @@ static void test_rc16_data_decode(void)
 	p = exact(rc16_data_bytes, 32);
 	CU_ASSERT_EQUAL(fhint_read_capacity16_data_decode(p, 32, &d), 0);
 	assert_rc16_equal(&d, &rc16_data_val);
-	CU_ASSERT_EQUAL(fhint_read_capacity16_data_decode(p, 31, &d),
+	/* a short transfer of at least the 16 defined bytes (libata) */
+	for (off = 16; off < 32; off++) {
+		memset(&d, 0xa5, sizeof(d));
+		CU_ASSERT_EQUAL(fhint_read_capacity16_data_decode(p, off, &d),
+				0);
+		assert_rc16_equal(&d, &rc16_data_val);
+	}
+	CU_ASSERT_EQUAL(fhint_read_capacity16_data_decode(p, 15, &d),
 			-EBADMSG);
 	free(p);
 	memcpy(t, rc16_data_bytes, 32);

@@ -791,6 +791,18 @@ static void test_unsupported(void)
 	CU_ASSERT_EQUAL(r.rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"method\": \"ata-trim\""));
 	tt_free(&r);
+	{
+		/* SAT (VPD 89h) and IDENTIFY word 169 TRIM: ATA DSM TRIM is
+		 * the default, as libata refuses UNMAP / WRITE SAME (16) from
+		 * SG_IO (seen against QEMU's AHCI disk in the VM suite) */
+		const char *argv[] = { "-j", "-c", "emu:?" TT_CFG "&sat=1",
+				       "0+1024", NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"method\": \"ata-trim\""));
+	tt_free(&r);
 }
 
 /* The block device the root filesystem is mounted from (stat only). */

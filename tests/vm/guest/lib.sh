@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Shared shell for the VM suite's guest scripts (sourced): TAP results,
+# modules, the scratch file system, dbus + tcmu-runner, targetcli.
+
+tree=${tree:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
+out=${FHINT_VM_OUT:-$tree/tests/vm/out}
+T_N=0 T_PASS=0 T_FAIL=0 T_SKIP=0
+bin=$tree
+export LD_LIBRARY_PATH=$tree/lib/.libs
+vmtool=$tree/tests/vm/fhint-vmtool
+trim=$tree/sgtools/fhint-trim
+probe=$tree/sgtools/fhint-probe
+fwrite=$tree/sgtools/fhint-write
+fua=$tree/sgtools/fhint-ua
+conform=$tree/tests/conform/fhint-conform
+
+log() { echo "# $*"; }
+ok() { T_N=$((T_N + 1)); T_PASS=$((T_PASS + 1)); echo "ok $T_N - $*"; }
+fail() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
+skip() { T_N=$((T_N + 1)); T_SKIP=$((T_SKIP + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+# check NAME CMD...: ok when CMD succeeds; its output goes to the log.
+check() {
+	local name=$1 o
+	shift
+	if o=$("$@" 2>&1); then
+		ok "$name"
+	else
+		fail "$name"
+		echo "$o" | sed 's/^/#   /' | tail -15
+	fi
+}
+# expect_eq NAME GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else fail "$1: got '$2', want '$3'"; fi
+}
+t_summary() {
+	echo "# $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
+	[ "$T_FAIL" -eq 0 ]
+}
+# json EXPR: evaluate EXPR on the JSON document on stdin (d); on bad JSON
+# or a missing key, print what came in instead (one line) and fail.
+json() {
+	python3 -c '
+import json, sys
+raw = sys.stdin.read()
+try:
+    d = json.loads(raw)
+    print(eval(sys.argv[1], {}, {"d": d}))
+except Exception as e:
+    print("[%s: %s] %s" % (type(e).__name__, e, " ".join(raw.split())[:300]))
+    sys.exit(1)' "$1"
+}
+
+# A block device's sdX name for a SCSI device whose model is $1.
+sd_by_model() {
+	local d
+	for d in /sys/block/sd*; do
+		[ -e "$d/device/model" ] || continue
+		if grep -q "$1" "$d/device/model"; then
+			basename "$d"
+			return 0
+		fi
+	done
+	return 1
+}
+sg_of() { ls "/sys/block/$1/device/scsi_generic" 2>/dev/null | head -1; }
+wait_for() {	# wait_for SECONDS CMD...
+	local n=$(( $1 * 5 ))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+		n=$((n - 1))
+	done
+	return 1
+}
+
+scratch_fs() {	# the host's scratch disk (virtio-blk) as ext4 on /scratch
+	modprobe -a virtio_blk ext4 2>/dev/null
+	wait_for 10 test -b /dev/vda || return 1
+	mkfs.ext4 -q -F -E nodiscard /dev/vda && mkdir -p /scratch &&
+		mount /dev/vda /scratch
+}
+
+start_tcmu() {	# dbus, then tcmu-runner with Debian's handlers + ours
+	modprobe -a target_core_mod target_core_user tcm_loop target_core_file \
+		target_core_iblock iscsi_target_mod sd_mod sg 2>/dev/null
+	mkdir -p /run/dbus /etc/rtslib-fb-target/pr /tmp/handlers /var/log
+	[ -e /run/dbus/system_bus_socket ] || dbus-daemon --system --fork
+	ln -sf /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_*.so /tmp/handlers/
+	ln -sf "$tree/tcmu-handler/.libs/handler_fhint.so" /tmp/handlers/
+	tcmu-runner --handler-path /tmp/handlers -l /var/log \
+		>>/var/log/tcmu-runner.out 2>&1 &
+	TCMU_PID=$!
+	wait_for 30 tcmu_on_bus
+}
+tcmu_on_bus() {
+	dbus-send --system --print-reply --dest=org.freedesktop.DBus \
+		/org/freedesktop/DBus org.freedesktop.DBus.ListNames |
+		grep -q org.kernel.TCMUService1
+}
+tcli() {	# several targetcli commands, one process (3-5 s each start)
+	printf '%s\n' "$@" "exit" | targetcli 2>&1
+}

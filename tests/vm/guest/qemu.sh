@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# fhint's tools against QEMU's own devices (issue #6): NVMe, SATA on AHCI
+# and virtio-scsi scsi-hd, each discard=unmap on a raw image of the host.
+# The host answers two requests through tests/vm/work: the qemu-img map of
+# an image (where the holes are), and block_resize on the QEMU monitor.
+. "$(dirname "$0")/lib.sh"
+set -u
+work=$tree/tests/vm/work
+
+host_req() {	# host_req KIND ARG: ask the host, wait for its answer file
+	rm -f "$work/$1.$2"
+	: > "$work/req.$1.$2"
+	wait_for 60 test -e "$work/$1.$2" && cat "$work/$1.$2"
+}
+
+modprobe -a nvme ahci sd_mod sg virtio_scsi 2>/dev/null
+wait_for 20 test -b /dev/nvme0n1
+for d in /sys/block/sd*; do
+	s=$(cat "$d/device/vpd_pg80" 2>/dev/null | tr -dc 'a-z0-9')
+	case $(cat "$d/device/vendor" 2>/dev/null) in
+	ATA*) sata=$(basename "$d") ;;
+	*) scsi=$(basename "$d") ;;
+	esac
+done
+nvme=nvme0n1
+for v in nvme sata scsi; do
+	[ -n "${!v:-}" ] && [ -b "/dev/${!v}" ] && ok "QEMU $v drive is /dev/${!v}" ||
+		fail "QEMU $v drive not found ($(ls /sys/block | tr '\n' ' '))"
+done
+sata_sg=$(sg_of "$sata") scsi_sg=$(sg_of "$scsi")
+
+# ---- fhint-probe: the limits QEMU was started with ----------------------
+pj=$($probe --json /dev/$scsi 2>&1)
+echo "$pj" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("#   scsi-hd B0h:", json.dumps(d.get("block_limits")))' 2>&1
+expect_eq "scsi-hd: MAXIMUM UNMAP LBA COUNT = max_unmap_size 8 MiB" \
+	"$(echo "$pj" | json "d['block_limits']['max_unmap_lba_count'] * 512")" 8388608
+expect_eq "scsi-hd: OPTIMAL UNMAP GRANULARITY = discard_granularity 64 KiB" \
+	"$(echo "$pj" | json "d['block_limits']['opt_unmap_granularity'] * 512")" 65536
+expect_eq "scsi-hd: OPTIMAL TRANSFER LENGTH GRANULARITY = min_io_size 4 KiB" \
+	"$(echo "$pj" | json "d['block_limits']['opt_transfer_length_granularity'] * 512")" 4096
+expect_eq "scsi-hd: OPTIMAL TRANSFER LENGTH = opt_io_size 1 MiB" \
+	"$(echo "$pj" | json "d['block_limits']['opt_transfer_length'] * 512")" 1048576
+expect_eq "scsi-hd: fhint-probe and Linux's sysfs agree" \
+	"$(echo "$pj" | json "len(d['sysfs']['disagreements'])")" 0
+nj=$($probe --json /dev/$nvme 2>&1)
+echo "$nj" | sed 's/^/#   /' | grep -E '"(dmrl|dmrsl|dmsl|npdg|npda|lba_bytes|dlfeat|oncs|mdts|wz_deac)"'
+expect_eq "nvme: LBA data size = logical_block_size 4096" \
+	"$(echo "$nj" | json "d.get('nvme', d)['lba_bytes']")" 4096
+expect_eq "nvme: NPDG = discard_granularity 4096 / 4096" \
+	"$(echo "$nj" | json "d.get('nvme', d)['npdg']")" 1
+expect_eq "nvme: ONCS says Dataset Management" \
+	"$(echo "$nj" | json "d.get('nvme', d)['dsm']")" True
+$probe --ata /dev/$sata 2>&1 | sed 's/^/#   /'
+aj=$($probe --json --ata /dev/$sata 2>&1)
+expect_eq "ahci: IDENTIFY word 169 TRIM (through SAT)" \
+	"$(echo "$aj" | json "d['ata']['trim']")" True
+
+# ---- fhint-trim: 1000 scattered ranges, exactly those become holes ------
+# Each image: the first 128 MiB written (holes can only appear where data
+# was), then 1000 ranges of 64 KiB at a 128 KiB stride discarded.
+python3 -c '
+for i in range(1000): print("%dK+64K" % (i * 128))' > /tmp/ranges.txt
+for v in nvme sata scsi; do
+	dev=/dev/${!v}
+	img=$v; [ $v = sata ] && img=ahci
+	dd if=/dev/urandom of=/tmp/pat bs=1M count=1 status=none
+	for i in $(seq 0 127); do cat /tmp/pat; done | dd of=$dev bs=1M oflag=direct status=none iflag=fullblock
+	sync
+	t0=$(date +%s.%N)
+	tj=$($trim --json --force --in /tmp/ranges.txt $dev 2>&1)
+	t1=$(date +%s.%N)
+	n=$(echo "$tj" | json "d['commands_sent']" 2>&1) || $trim -v --dry-run --in /tmp/ranges.txt $dev 2>&1 | head -5 | sed 's/^/#   /'
+
+	m=$(echo "$tj" | json "d['method']" 2>&1)
+	log "$v: fhint-trim $m, $n commands for 1000 ranges, $(python3 -c "print('%.2f' % ($t1 - $t0))") s"
+	case $m in
+	nvme-dsm) want=4 ;;			# 256 ranges per DSM
+	unmap)	# per UNMAP: at most MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT
+		# descriptors and MAXIMUM UNMAP LBA COUNT blocks in all
+		want=$(echo "$pj" | json "max(-(-1000 // d['block_limits']['max_unmap_block_descriptor_count']), -(-1000 * 128 // d['block_limits']['max_unmap_lba_count']))") ;;
+	ata-trim)	# 64 entries per 512-byte block, IDENTIFY word 105
+		# blocks per command (0: not reported, one block)
+		want=$(echo "$aj" | json "-(-1000 // (64 * max(1, d['ata']['max_dsm_blocks'])))") ;;
+	*) want="?" ;;
+	esac
+	expect_eq "$v: fhint-trim ($m) commands for 1000 ranges" "$n" "$want"
+	map=$(host_req map $img)
+	r=$(echo "$map" | python3 -c '
+import json, sys
+ext = json.load(sys.stdin)
+def hole(a, b):	# [a, b) has no data on the host
+    return all(not e["data"] for e in ext if e["start"] < b and e["start"] + e["length"] > a)
+def data(a, b):
+    return all(e["data"] for e in ext if e["start"] < b and e["start"] + e["length"] > a)
+bad = [i for i in range(1000) if not hole(i * 131072, i * 131072 + 65536)]
+kept = [i for i in range(1000) if not data(i * 131072 + 65536, (i + 1) * 131072)]
+print(len(bad), len(kept))')
+	expect_eq "$v: qemu-img map: the 1000 asked ranges are holes, the 1000 gaps between still data (bad, lost)" "$r" "0 0"
+	dd if=$dev bs=64K count=1 skip=2 iflag=direct status=none | cmp -s - <(head -c 65536 /dev/zero) &&
+		ok "$v: a discarded range reads zeros" || fail "$v: discarded range does not read zeros"
+done
+
+# ---- fhint-write: hints where the device has none ----------------------
+$fwrite --hint short --bs 64K /dev/$nvme 0+64K >/dev/null 2>/tmp/w.err
+expect_eq "fhint-write --hint on QEMU nvme (no streams, no FDP): exit 4" $? 4
+$fwrite --placement 1 --bs 64K /dev/$nvme 0+64K >/dev/null 2>>/tmp/w.err
+expect_eq "fhint-write --placement on QEMU nvme without FDP: exit 4" $? 4
+sed 's/^/#   /' /tmp/w.err
+$fwrite --verify --bs 64K /dev/$scsi_sg 0+1M >/dev/null 2>&1
+expect_eq "fhint-write --verify on scsi-hd" $? 0
+
+# ---- fhint-ua: the capacity change QEMU raises after block_resize -------
+$fua --uevents --follow --count 1 --interval 500 --output /tmp/ua-ev.jsonl &
+uap=$!
+sleep 1
+r=$(host_req resize vhd.$((1536 << 20)))
+log "block_resize: $r"
+for _ in $(seq 150); do [ -s /tmp/ua-ev.jsonl ] && break; sleep 0.2; done
+kill $uap 2>/dev/null; wait $uap 2>/dev/null
+$fua --json /dev/$scsi_sg > /tmp/ua-tur.jsonl 2>&1
+sed 's/^/#   /' /tmp/ua-ev.jsonl /tmp/ua-tur.jsonl
+if grep -q "CAPACITY_DATA_HAS_CHANGED" /tmp/ua-ev.jsonl || grep -q '"asc": *42, *"ascq": *9' /tmp/ua-tur.jsonl; then
+	ok "fhint-ua recorded the capacity change of scsi-hd after block_resize"
+else
+	fail "fhint-ua saw no capacity change after block_resize"
+fi
+
+for v in sata scsi; do
+	sg=$(sg_of ${!v})
+	a=$($probe --json /dev/${!v} 2>&1 | grep -v '"target"\|"sysfs"' | md5sum)
+	b=$($probe --json --kernel-dev ${!v} /dev/$sg 2>&1 | grep -v '"target"\|"sysfs"' | md5sum)
+	[ "$a" = "$b" ] && ok "$v: fhint-probe reads the same through /dev/${!v} and /dev/$sg" ||
+		{ fail "$v: fhint-probe /dev/${!v} vs /dev/$sg"; strace -f -e trace=ioctl -e verbose=ioctl -s 64 -X raw $probe /dev/$sg 2>&1 | tail -12 | sed 's/^/#   /'; }
+done
+$conform -v --scratch-range all /dev/$sata_sg 2>&1 | head -20 | sed 's/^/#   /'
+
+# ---- fhint-conform against each QEMU device (destructive, whole) --------
+for t in scsi-hd:/dev/$scsi_sg ahci:/dev/$sata_sg nvme:/dev/$nvme; do
+	name=qemu-${t%%:*} dev=${t#*:}
+	$conform --destructive --scratch-range all --summary "$out/conform.$name.md" \
+		--junit "$out/conform.$name.xml" "$dev" > "$out/conform.$name.log" 2>&1
+	r=$?
+	line=$(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")
+	[ $r -le 1 ] && [ -n "$line" ] && ok "fhint-conform ran against $name: $line" ||
+		{ fail "fhint-conform against $name (exit $r)"; tail -5 "$out/conform.$name.log" | sed 's/^/#   /'; }
+done
+t_summary

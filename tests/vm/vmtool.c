@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fhint-vmtool: the VM suite's small probes of a LUN, run in the guest.
+ *
+ *   stats DEV             the fhint LUN's statistics log page (30h, vendor
+ *                         specific; spec-notes/emulator-mode.md) as JSON
+ *   census DEV LBA NLB    GET LBA STATUS (16) census of [LBA, LBA + NLB)
+ *   stream DEV LOG START NBLK
+ *                         O_DIRECT writes of 64 KiB chunks with checksummed
+ *                         contents from START (512-byte sectors) on,
+ *                         wrapping inside NBLK sectors, an fsync()
+ *                         (SYNCHRONIZE CACHE) every 8 chunks; after each
+ *                         fsync the chunks it made durable are appended to
+ *                         LOG (and LOG fsync'ed); runs until killed
+ *   verify DEV LOG        every chunk LOG names reads back intact
+ *
+ * DEV is any fhint target (/dev/sgN, /dev/sdX, iscsi://...) for stats and
+ * census, a block device for stream and verify.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <fhint/discard.h>
+#include <fhint/endian.h>
+#include <fhint/xport.h>
+
+#define CHUNK		65536
+#define SYNC_EVERY	8
+#define STATS_PAGE	0x30
+
+static struct fhint_dev *open_dev(const char *target)
+{
+	struct fhint_dev_opts opts = { .ua_retries = 4 };
+	struct fhint_dev *dev;
+	char err[256];
+	int ret;
+
+	ret = fhint_dev_open(target, 0, &dev, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "fhint-vmtool: %s: %s\n", target, err);
+		exit(1);
+	}
+	fhint_dev_set_opts(dev, &opts);
+	return dev;
+}
+
+/* LOG SENSE (SPC-5 6.7), PC 01b (cumulative values), page 30h. */
+static int cmd_stats(const char *target)
+{
+	static const char *const names[] = {
+		"host_write_blocks", "unmapped_blocks", "mapped_blocks",
+		"media_write_bytes", "wa_milli", "gc_pages", "erases",
+		"band_rewrites", "commands", "check_conditions",
+	};
+	uint8_t cdb[10] = { 0x4d, 0, 0x40 | STATS_PAGE };
+	uint8_t buf[4096];
+	struct fhint_check chk = { 0 };
+	struct fhint_dev *dev = open_dev(target);
+	uint32_t resid = 0;
+	size_t len, off;
+	int ret;
+
+	fhint_put_be16(cdb + 7, sizeof(buf));
+	ret = fhint_dev_cmd(dev, cdb, sizeof(cdb), FHINT_DIR_FROM_DEV, buf,
+			    sizeof(buf), &resid, &chk);
+	fhint_dev_close(dev);
+	if (ret) {
+		fprintf(stderr, "fhint-vmtool: LOG SENSE 30h: %s (sense %x/%02x%02x)\n",
+			strerror(-ret), chk.sense_key, chk.asc, chk.ascq);
+		return 1;
+	}
+	len = 4 + fhint_get_be16(buf + 2);
+	if (len > sizeof(buf) - resid || (buf[0] & 0x3f) != STATS_PAGE) {
+		fprintf(stderr, "fhint-vmtool: bad log page 30h\n");
+		return 1;
+	}
+	printf("{");
+	for (off = 4; off + 4 <= len; off += 4 + buf[off + 3]) {
+		unsigned code = fhint_get_be16(buf + off);
+		uint64_t v;
+
+		if (buf[off + 3] != 8 || off + 12 > len)
+			continue;
+		v = fhint_get_be64(buf + off + 4);
+		if (code < sizeof(names) / sizeof(names[0]))
+			printf("\"%s\": %" PRIu64 ", ", names[code], v);
+		else if (code >= 0x100 && code < 0x140)
+			printf("\"group_blocks_%u\": %" PRIu64 ", ",
+			       code - 0x100, v);
+		else if (code >= 0x200 && code < 0x240)
+			printf("\"group_wa_milli_%u\": %" PRIu64 ", ",
+			       code - 0x200, v);
+	}
+	printf("\"page_length\": %zu}\n", len);
+	return 0;
+}
+
+static int cmd_census(const char *target, const char *lba_s,
+		      const char *nlb_s)
+{
+	struct fhint_lba_census c;
+	struct fhint_check chk = { 0 };
+	struct fhint_dev *dev = open_dev(target);
+	int ret;
+
+	ret = fhint_lba_census(dev, strtoull(lba_s, NULL, 0),
+			       strtoull(nlb_s, NULL, 0), &c, &chk);
+	fhint_dev_close(dev);
+	if (ret) {
+		fprintf(stderr, "fhint-vmtool: GET LBA STATUS: %s (sense %x/%02x%02x)\n",
+			strerror(-ret), chk.sense_key, chk.asc, chk.ascq);
+		return 1;
+	}
+	printf("{\"mapped\": %" PRIu64 ", \"deallocated\": %" PRIu64
+	       ", \"anchored\": %" PRIu64 ", \"commands\": %zu}\n",
+	       c.mapped, c.deallocated, c.anchored, c.commands);
+	return 0;
+}
+
+/* Chunk contents: every 8 bytes (sector, generation, position), so a
+ * stale, torn or misplaced chunk never matches. */
+static void fill(uint8_t *p, uint64_t sector, uint64_t gen)
+{
+	size_t i;
+
+	for (i = 0; i < CHUNK; i += 8)
+		fhint_put_be64(p + i, (sector + i / 512) << 24 ^ gen << 12 ^ i);
+}
+
+static int cmd_stream(const char *path, const char *log, uint64_t start,
+		      uint64_t nsect)
+{
+	uint64_t chunks = nsect / (CHUNK / 512), i, gen = 0;
+	uint64_t pend[SYNC_EVERY][2];
+	unsigned npend = 0, k;
+	uint8_t *buf;
+	int fd, lfd;
+	FILE *lf;
+
+	if (!chunks)
+		return 2;
+	fd = open(path, O_RDWR | O_DIRECT);
+	lfd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0 || lfd < 0 || posix_memalign((void **)&buf, 4096, CHUNK)) {
+		perror("fhint-vmtool: stream");
+		return 1;
+	}
+	lf = fdopen(lfd, "a");
+	for (i = 0;; i++) {
+		uint64_t sector = start + (i % chunks) * (CHUNK / 512);
+
+		gen = i + 1;
+		fill(buf, sector, gen);
+		if (pwrite(fd, buf, CHUNK, (off_t)sector * 512) != CHUNK) {
+			perror("fhint-vmtool: pwrite");
+			return 1;
+		}
+		pend[npend][0] = sector;
+		pend[npend][1] = gen;
+		if (++npend < SYNC_EVERY)
+			continue;
+		if (fsync(fd)) {
+			perror("fhint-vmtool: fsync");
+			return 1;
+		}
+		for (k = 0; k < npend; k++)
+			fprintf(lf, "%" PRIu64 " %" PRIu64 "\n", pend[k][0],
+				pend[k][1]);
+		fflush(lf);
+		fsync(lfd);
+		npend = 0;
+	}
+}
+
+static int cmd_verify(const char *path, const char *log)
+{
+	uint64_t sector, gen, n = 0, bad = 0;
+	uint8_t *buf, *want;
+	char line[128];
+	FILE *lf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_DIRECT);
+	lf = fopen(log, "r");
+	if (fd < 0 || !lf || posix_memalign((void **)&buf, 4096, CHUNK) ||
+	    posix_memalign((void **)&want, 4096, CHUNK)) {
+		perror("fhint-vmtool: verify");
+		return 1;
+	}
+	/* A later generation of the same chunk supersedes: replay in order
+	 * and check only each chunk's last durable generation. */
+	{
+		uint64_t (*last)[2] = NULL;
+		size_t nlast = 0, cap = 0, j;
+
+		while (fgets(line, sizeof(line), lf)) {
+			if (sscanf(line, "%" SCNu64 " %" SCNu64, &sector, &gen) != 2)
+				continue;
+			for (j = 0; j < nlast; j++)
+				if (last[j][0] == sector)
+					break;
+			if (j == nlast) {
+				if (nlast == cap) {
+					cap = cap ? cap * 2 : 256;
+					last = realloc(last, cap * sizeof(*last));
+					if (!last)
+						return 1;
+				}
+				nlast++;
+			}
+			last[j][0] = sector;
+			last[j][1] = gen;
+		}
+		for (j = 0; j < nlast; j++) {
+			fill(want, last[j][0], last[j][1]);
+			n++;
+			if (pread(fd, buf, CHUNK, (off_t)last[j][0] * 512) != CHUNK ||
+			    memcmp(buf, want, CHUNK)) {
+				/* a newer generation, written after the last
+				 * logged sync, is fine when it is whole */
+				uint64_t g = (fhint_get_be64(buf) ^
+					      last[j][0] << 24) >> 12;
+				int newer = 0;
+
+				if (g > last[j][1]) {
+					fill(want, last[j][0], g);
+					newer = !memcmp(buf, want, CHUNK);
+				}
+				if (!newer) {
+					bad++;
+					fprintf(stderr, "fhint-vmtool: chunk at sector %" PRIu64
+						" (generation %" PRIu64 ") lost\n",
+						last[j][0], last[j][1]);
+				}
+			}
+		}
+		free(last);
+	}
+	printf("{\"durable_chunks\": %" PRIu64 ", \"lost\": %" PRIu64 "}\n", n, bad);
+	return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "stats"))
+		return cmd_stats(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "census"))
+		return cmd_census(argv[2], argv[3], argv[4]);
+	if (argc == 6 && !strcmp(argv[1], "stream"))
+		return cmd_stream(argv[2], argv[3], strtoull(argv[4], NULL, 0),
+				  strtoull(argv[5], NULL, 0));
+	if (argc == 4 && !strcmp(argv[1], "verify"))
+		return cmd_verify(argv[2], argv[3]);
+	fprintf(stderr, "usage: fhint-vmtool stats DEV | census DEV LBA NLB |"
+		" stream BLKDEV LOG START NSECT | verify BLKDEV LOG\n");
+	return 2;
+}
