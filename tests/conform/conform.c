@@ -623,6 +623,9 @@ static void usage(FILE *f)
 "  -l, --list                 list the families and their tests\n"
 "  -t, --test GLOB            run only the tests whose FAMILY.TEST or TEST\n"
 "                             name matches the shell pattern GLOB\n"
+"  -x, --exclude GLOB         report the matching tests as skipped without\n"
+"                             running them (repeatable; for a target that a\n"
+"                             test is known to crash)\n"
 "  -j, --junit FILE           write JUnit XML results to FILE\n"
 "  -S, --summary FILE         write a markdown table of results to FILE\n"
 "  -v, --verbose              more output\n"
@@ -632,6 +635,22 @@ static void usage(FILE *f)
 "Exit status: 0 every test passed or was skipped, 1 a test failed or the\n"
 "target could not be opened, 2 bad usage, 3 --destructive refused (the\n"
 "device is mounted or in use).\n");
+}
+
+#define CONF_MAX_EXCLUDE	16
+
+static bool excluded(const char *const *globs, size_t n, const char *full,
+		     const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!fnmatch(globs[i], full, 0) || !fnmatch(globs[i], name, 0))
+			return true;
+	return false;
+}
+
+static void test_excluded(void)
+{
+	conf_skip("excluded by --exclude");
 }
 
 static const struct conf_family *family_by_name(const char *name)
@@ -694,6 +713,7 @@ int conform_main(int argc, char **argv)
 		{ "family", required_argument, NULL, 'f' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "test", required_argument, NULL, 't' },
+		{ "exclude", required_argument, NULL, 'x' },
 		{ "junit", required_argument, NULL, 'j' },
 		{ "summary", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -703,7 +723,8 @@ int conform_main(int argc, char **argv)
 	};
 	const struct conf_family *sel[CONF_MAX_FAMILIES];
 	const char *scratch = NULL, *junit = NULL, *summary = NULL;
-	const char *pattern = NULL;
+	const char *pattern = NULL, *exclude[CONF_MAX_EXCLUDE];
+	size_t nexcl = 0;
 	struct conf_ctx *c = conf_ctx();
 	struct fhint_dev_opts dopts = { .ua_retries = 8 };
 	struct fhint_check chk;
@@ -716,7 +737,7 @@ int conform_main(int argc, char **argv)
 	nr_skips = 0;
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "ds:f:lt:j:S:vhV", opts,
+	while ((opt = getopt_long(argc, argv, "ds:f:lt:x:j:S:vhV", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -738,6 +759,13 @@ int conform_main(int argc, char **argv)
 			break;
 		case 't':
 			pattern = optarg;
+			break;
+		case 'x':
+			if (nexcl == CONF_MAX_EXCLUDE)
+				return cli_err(PROG, CLI_EXIT_USAGE,
+					       "--exclude: at most %d patterns",
+					       CONF_MAX_EXCLUDE);
+			exclude[nexcl++] = optarg;
 			break;
 		case 'j':
 			junit = optarg;
@@ -840,9 +868,12 @@ int conform_main(int argc, char **argv)
 
 			snprintf(full, sizeof(full), "%s.%s", sel[i]->name,
 				 t->name);
-			if (!pattern || !fnmatch(pattern, full, 0) ||
-			    !fnmatch(pattern, t->name, 0))
-				CU_add_test(s, t->name, t->fn);
+			if (pattern && fnmatch(pattern, full, 0) &&
+			    fnmatch(pattern, t->name, 0))
+				continue;
+			CU_add_test(s, t->name,
+				    excluded(exclude, nexcl, full, t->name) ?
+				    test_excluded : t->fn);
 		}
 	}
 	printf(PROG ": %s, %llu blocks of %u bytes%s", c->target,

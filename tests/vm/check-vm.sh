@@ -14,7 +14,7 @@ builddir=$(cd "${1:?usage: check-vm.sh BUILDDIR [SUITE...]}" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(lio iscsi qemu)
+[ ${#suites[@]} -gt 0 ] || suites=(lio iscsi qemu sdebug)
 cache=${FHINT_VM_CACHE:-$builddir/tests/vm/cache}
 out=$builddir/tests/vm/out
 work=$builddir/tests/vm/work
@@ -134,6 +134,15 @@ for s in "${suites[@]}"; do
 	fi
 	echo "== vm suite $s: $(( $(date +%s) - ts )) s"
 done
+if ls "$out"/conform.*.md >/dev/null 2>&1; then
+	python3 "$here/conform-table.py" "$out" "$(cat "$cache/kernel")" \
+		> "$out/conformance-vm.md" &&
+	echo "== conformance table: $out/conformance-vm.md" &&
+	sed -n '/^| target/,/^$/p' "$out/conformance-vm.md"
+	# a run of every suite refreshes the committed table
+	[ ${#suites[@]} -ge 4 ] && [ -d "$here/../../spec-notes" ] &&
+		cp "$out/conformance-vm.md" "$here/../../spec-notes/conformance-vm.md"
+fi
 echo "== check-vm: $(( $(date +%s) - t0 )) s in all (guest: $(cat "$cache/kernel"))"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$rc" -eq 0 ]

@@ -39,13 +39,18 @@ o=$(iscsi-readcapacity16 "$url/0" 2>&1)
 echo "$o" | grep -qi "lbpme.*1\|Logical Block Provisioning.*1" &&
 	ok "iscsi-readcapacity16: LBPME 1" ||
 	{ fail "iscsi-readcapacity16 LBPME"; echo "$o" | sed 's/^/#   /' | head; }
-# fhint's decoding of VPD B0h against libiscsi's (iscsi-inq)
-b0=$(iscsi-inq -e 1 -c 0xb0 "$url/0" 2>&1)
-echo "$b0" | grep -i unmap | sed 's/^/#   /'
-lg=$(echo "$b0" | grep -i "optimal unmap granularity" | grep -o '[0-9]\+' | tail -1)
+# fhint's decoding of VPD B0h against libiscsi's (iscsi-inq; -c takes
+# decimal: B0h = 176)
+b0=$(iscsi-inq -e 1 -c 176 "$url/0" 2>&1)
 j=$($probe --json "$url/0" 2>&1)
-expect_eq "fhint-probe over iSCSI: OPTIMAL UNMAP GRANULARITY as iscsi-inq decodes it" \
-	"$(echo "$j" | json "d['block_limits']['opt_unmap_granularity']" 2>&1)" "${lg:-iscsi-inq?}"
+for f in "maximum unmap lba count:max_unmap_lba_count" \
+	 "maximum unmap block descriptor count:max_unmap_block_descriptor_count" \
+	 "optimal unmap granularity:opt_unmap_granularity" \
+	 "maximum write same length:max_write_same_length"; do
+	lv=$(echo "$b0" | sed -n "s/^${f%%:*}:\([0-9]*\).*/\1/p")
+	expect_eq "VPD B0h over iSCSI: fhint-probe's ${f#*:} = iscsi-inq's '${f%%:*}'" \
+		"$(echo "$j" | json "d['block_limits']['${f#*:}']")" "${lv:-[iscsi-inq: $(echo $b0 | head -c 80)]}"
+done
 j=$($trim --json --verify "$url/0" 2048+4096 65536+2048 2>&1)
 expect_eq "fhint-trim over iSCSI: 2 ranges in one UNMAP" \
 	"$(echo "$j" | json "d['commands_sent']" 2>&1)" 1

@@ -207,6 +207,13 @@ bad_cfg bad3 '/scratch/other.img?meta=/scratch/other.meta' "metadata of another 
 grep -q "fhint: cannot open" /var/log/tcmu-runner.log &&
 	ok "tcmu-runner's log says why" || fail "no fhint line in tcmu-runner.log"
 
+# ---- fhint-conform against the LUN through tcm_loop ---------------------
+name=fhint-tcm_loop
+$conform --destructive --scratch-range all --summary "$out/conform.$name.md" \
+	--junit "$out/conform.$name.xml" /dev/$sg0 > "$out/conform.$name.log" 2>&1 &&
+	ok "fhint-conform $name: $(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")" ||
+	{ fail "fhint-conform $name"; grep -A2 "FAILED" "$out/conform.$name.log" | head -20 | sed 's/^/#   /'; }
+
 # ---- 5. kill -9 tcmu-runner in a write stream ----------------------------
 rm -f /scratch/stream.log
 $vmtool stream /dev/$sd0 /scratch/stream.log $((128 << 11)) $((64 << 11)) 2>/tmp/stream.err &
