@@ -914,6 +914,37 @@ static void test_emu_stats(void)
 	CU_ASSERT_EQUAL(after.host_write_blocks, before.host_write_blocks);
 	CU_ASSERT_EQUAL(after.check_conditions, before.check_conditions);
 	{
+		/* hostile input: a one-line error, exit 2, nothing sent
+		 * that changes the medium (issue #9) */
+		static const char *const bad[] = {
+			"0+18446744073709551615s", "18446744073709551615+2",
+			"18446744073709551615b+1b", "-5+10", "0+-5", "1Q+5",
+			"0+1e3", "0x+1", "99999999999999999999999+1", "0+",
+			"+5", "5-3", "0+1T", "0+16E", "0K+0x10000000000000000",
+			"--frobnicate", "--method=nonsense", "--policy",
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			const char *argv[] = { "lun", bad[i], NULL };
+			const char *argv_opt[] = { bad[i], "lun", "0+8", NULL };
+
+			r = run_trim_on(dev, bad[i][0] == '-' && bad[i][1] == '-' ?
+					argv_opt : argv, NULL);
+			CU_ASSERT_EQUAL(r.rc, CLI_EXIT_USAGE);
+			CU_ASSERT_EQUAL(count_lines(r.err), 1);
+			if (r.rc != CLI_EXIT_USAGE)
+				fprintf(stderr, "hostile '%s': exit %d\n", bad[i],
+					r.rc);
+			tt_free(&r);
+		}
+		CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &after), 0);
+		CU_ASSERT_EQUAL(after.unmapped_blocks, before.unmapped_blocks);
+		CU_ASSERT_EQUAL(after.mapped_blocks, 2048);
+		CU_ASSERT_EQUAL(after.host_write_blocks,
+				before.host_write_blocks);
+	}
+	{
 		/* 10..1009: granules 128..895 are whole (768 blocks) */
 		const char *argv[] = { "-j", "lun", "10+1000", NULL };
 

@@ -14,7 +14,7 @@ builddir=$(cd "${1:?usage: check-vm.sh BUILDDIR [SUITE...]}" && pwd)
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(lio iscsi qemu sdebug)
+[ ${#suites[@]} -gt 0 ] || suites=(iscsi lio qemu sdebug)
 cache=${FHINT_VM_CACHE:-$builddir/tests/vm/cache}
 out=$builddir/tests/vm/out
 work=$builddir/tests/vm/work
@@ -49,6 +49,21 @@ qemu_args() {
 	truncate -s 4G "$work/$s-scratch.img"
 	echo "-drive file=$work/$s-scratch.img,format=raw,if=virtio,cache=unsafe,discard=unmap"
 	case $s in
+	bench)
+		qemu-img create -q -f qcow2 "$work/bench.qcow2" 512M
+		local d
+		for d in nvme ahci scsi; do
+			qemu-img create -q -f raw "$work/$d.img" 1G
+		done
+		echo "-drive file=$work/nvme.img,format=raw,if=none,id=nvm,discard=unmap,cache=unsafe"
+		echo "-device nvme,serial=fhintnvme,drive=nvm,logical_block_size=4096,physical_block_size=4096,discard_granularity=4096"
+		echo "-device ahci,id=ahci0"
+		echo "-drive file=$work/ahci.img,format=raw,if=none,id=sata,discard=unmap,cache=unsafe"
+		echo "-device ide-hd,drive=sata,bus=ahci0.0,serial=fhintsata"
+		echo "-device virtio-scsi-pci,id=vscsi"
+		echo "-drive file=$work/scsi.img,format=raw,if=none,id=vhd,discard=unmap,cache=unsafe"
+		echo "-device scsi-hd,drive=vhd,bus=vscsi.0,serial=fhintscsi"
+		;;
 	iscsi)
 		qemu-img create -q -f qcow2 "$work/peer.qcow2" 128M
 		;;
@@ -107,17 +122,35 @@ PY
 	done
 }
 
-pass=0 fail=0 skip=0 rc=0
-for s in "${suites[@]}"; do
-	[ -f "$here/guest/$s.sh" ] || { echo "check-vm: no suite $s" >&2; exit 1; }
-	echo "== vm suite $s"
+# One boot per suite, FHINT_VM_JOBS at a time (default 2: a TCG guest
+# keeps about one host core busy); results are printed in suite order.
+run_suite() {
+	local s=$1 ts grc agent=
 	ts=$(date +%s)
-	host_agent "$s" & agent=$!
+	# the suites with host requests (one at a time: they share $work)
+	case $s in qemu|bench) host_agent "$s" & agent=$! ;; esac
 	# shellcheck disable=SC2046
-	FHINT_VM_WORK=$work "$here/run-vm.sh" "$cache" "$builddir" "$s" "$out/$s.console" \
+	"$here/run-vm.sh" "$cache" "$builddir" "$s" "$out/$s.console" \
 		$(qemu_args "$s")
 	grc=$?
-	kill "$agent" 2>/dev/null; wait "$agent" 2>/dev/null
+	[ -n "$agent" ] && { kill "$agent" 2>/dev/null; wait "$agent" 2>/dev/null; }
+	echo "$grc $(( $(date +%s) - ts ))" > "$work/$s.status"
+}
+for s in "${suites[@]}"; do
+	[ -f "$here/guest/$s.sh" ] || { echo "check-vm: no suite $s" >&2; exit 1; }
+done
+jobs_max=${FHINT_VM_JOBS:-2}
+for s in "${suites[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+	echo "== vm suite $s: started"
+	run_suite "$s" &
+done
+wait
+
+pass=0 fail=0 skip=0 rc=0
+for s in "${suites[@]}"; do
+	read -r grc secs < "$work/$s.status" || { grc=99 secs=?; }
+	echo "== vm suite $s"
 	if [ -f "$out/$s.tap" ]; then
 		grep -E '^(ok|not ok|#)' "$out/$s.tap" | grep -v '^#   ' || true
 		p=$(grep -c '^ok .* # SKIP' "$out/$s.tap")
@@ -132,7 +165,7 @@ for s in "${suites[@]}"; do
 			fail=$((fail + 1))
 		fi
 	fi
-	echo "== vm suite $s: $(( $(date +%s) - ts )) s"
+	echo "== vm suite $s: $secs s"
 done
 if ls "$out"/conform.*.md >/dev/null 2>&1; then
 	python3 "$here/conform-table.py" "$out" "$(cat "$cache/kernel")" \

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# make bench-vm (issue #8, the VM part): in one boot, on one guest,
+#  1. fio against the fhint LUN, LIO fileio and tcmu-runner's handler_qcow,
+#     all through tcm_loop: 4 KiB random write / read IOPS, 1 MiB sequential
+#     write bandwidth; ratios fhint / peer (median of repeats);
+#  2. scattered multi-range trim: fhint-trim against per-range loops
+#     (sg_unmap, blkdiscard), hdparm --trim-sector-ranges and nvme dsm on
+#     QEMU's scsi-hd, ahci and nvme and on the fhint LUN: commands and time;
+#  3. inline trim: fio random writes alone, then with multi-range UNMAPs of
+#     other written data interleaved (fhint-trim in a loop): throughput ratio.
+# Writes $out/bench-vm.json and $out/bench-vm.md.  Figures, not assertions:
+# the TAP lines only say each step ran.
+. "$(dirname "$0")/lib.sh"
+set -u
+work=$tree/tests/vm/work
+REPS=${FHINT_BENCH_REPS:-3}
+RUNTIME=${FHINT_BENCH_RUNTIME:-6}
+res=/tmp/bench.jsonl
+: > $res
+rec() { echo "$1" >> $res; }
+
+scratch_fs || { fail "scratch"; t_summary; exit 1; }
+start_tcmu || { fail "tcmu-runner"; t_summary; exit 1; }
+modprobe -a nvme ahci virtio_scsi 2>/dev/null
+cp "$work/bench.qcow2" /scratch/q0.qcow2
+truncate -s 512M /scratch/fio0.img
+tcli "set global auto_save_on_exit=false" \
+	"/backstores/user:fhint create name=f0 size=512M cfgstring=/scratch/f0.img?create=1&profile=flash&product=benchfhint" \
+	"/backstores/fileio create name=fio0 file_or_dev=/scratch/fio0.img size=512M" \
+	"/backstores/user:qcow create name=q0 size=512M cfgstring=/scratch/q0.qcow2" \
+	"/loopback create naa.5001405fee100009" \
+	"/loopback/naa.5001405fee100009/luns create /backstores/user:fhint/f0" \
+	"/loopback/naa.5001405fee100009/luns create /backstores/fileio/fio0" \
+	"/loopback/naa.5001405fee100009/luns create /backstores/user:qcow/q0" > /dev/null
+sleep 3
+declare -A DEV
+for d in /sys/block/sd*; do
+	m=$(cat $d/device/model 2>/dev/null); v=$(cat $d/device/vendor 2>/dev/null)
+	case "$v/$m" in
+	*benchfhint*) DEV[fhint]=$(basename $d) ;;
+	LIO-ORG*/FILEIO*) DEV[fileio]=$(basename $d) ;;
+	LIO-ORG*/TCMU*) DEV[qcow]=$(basename $d) ;;
+	ATA*) DEV[ahci]=$(basename $d) ;;
+	QEMU*) DEV[scsihd]=$(basename $d) ;;
+	esac
+done
+DEV[nvme]=nvme0n1
+for k in fhint fileio qcow ahci scsihd nvme; do
+	[ -n "${DEV[$k]:-}" ] && ok "bench device $k = /dev/${DEV[$k]}" ||
+		fail "bench device $k not found ($(for d in /sys/block/sd*; do echo -n "$(basename $d):$(cat $d/device/vendor)/$(cat $d/device/model) "; done))"
+done
+
+# ---- 1. fio ----------------------------------------------------------------
+fio_one() {	# fio_one DEV RW BS DEPTH -> iops bw_bytes
+	fio --name=b --filename=/dev/$1 --rw=$2 --bs=$3 --iodepth=$4 \
+		--ioengine=libaio --direct=1 --size=256M --runtime=$RUNTIME \
+		--time_based --ramp_time=1 --norandommap --randrepeat=0 \
+		--output-format=json 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+s = j["write"] if j["write"]["io_bytes"] else j["read"]
+print("%.1f %d" % (s["iops"], s["bw_bytes"]))'
+}
+for k in fhint fileio qcow; do
+	[ -n "${DEV[$k]:-}" ] || continue
+	dd if=/dev/zero of=/dev/${DEV[$k]} bs=4M count=64 oflag=direct status=none
+done
+for r in $(seq $REPS); do
+	for w in "randwrite 4k 16" "randread 4k 16" "write 1M 4"; do
+		set -- $w
+		for k in fhint fileio qcow; do	# interleaved: drift hits all alike
+			[ -n "${DEV[$k]:-}" ] || continue
+			o=$(fio_one ${DEV[$k]} $1 $2 $3)
+			rec "{\"part\": \"fio\", \"target\": \"$k\", \"rw\": \"$1\", \"bs\": \"$2\", \"rep\": $r, \"iops\": ${o% *}, \"bw\": ${o#* }}"
+		done
+	done
+done
+ok "fio: $REPS repeats x 3 workloads x 3 backstores"
+
+# ---- 2. scattered multi-range trim ---------------------------------------
+N=10000 SAMPLE=${FHINT_BENCH_SAMPLE:-300}
+python3 -c "
+for i in range($N): print('%dK+16K' % (i * 32))" > /tmp/r10k.txt
+head -$SAMPLE /tmp/r10k.txt > /tmp/rs.txt
+fill() { dd if=/dev/urandom of=/dev/$1 bs=1M count=$(( N * 32 / 1024 + 1 )) oflag=direct status=none; }
+now() { date +%s.%N; }
+for k in fhint scsihd ahci nvme; do
+	dev=${DEV[$k]:-}; [ -n "$dev" ] || continue
+	fill $dev
+	t0=$(now); j=$($trim --json --force --in /tmp/r10k.txt /dev/$dev 2>/dev/null); t1=$(now)
+	n=$(echo "$j" | json "d['commands_sent']") m=$(echo "$j" | json "d['method']")
+	rec "{\"part\": \"trim\", \"target\": \"$k\", \"tool\": \"fhint-trim ($m)\", \"ranges\": $N, \"commands\": $n, \"seconds\": $(python3 -c "print($t1 - $t0)")}"
+	fill $dev
+	t0=$(now)
+	while read -r r; do s=${r%K+*}; blkdiscard -o $((s * 1024)) -l 16384 /dev/$dev; done < /tmp/rs.txt
+	t1=$(now)
+	rec "{\"part\": \"trim\", \"target\": \"$k\", \"tool\": \"blkdiscard per range\", \"ranges\": $SAMPLE, \"commands\": $SAMPLE, \"seconds\": $(python3 -c "print($t1 - $t0)")}"
+	case $k in
+	fhint|scsihd)
+		sg=$(sg_of $dev) lbs=$(cat /sys/block/$dev/queue/logical_block_size)
+		t0=$(now)
+		while read -r r; do s=${r%K+*}; sg_unmap -f --lba=$((s * 1024 / lbs)) --num=$((16384 / lbs)) /dev/$sg >/dev/null 2>&1; done < /tmp/rs.txt
+		t1=$(now)
+		rec "{\"part\": \"trim\", \"target\": \"$k\", \"tool\": \"sg_unmap per range\", \"ranges\": $SAMPLE, \"commands\": $SAMPLE, \"seconds\": $(python3 -c "print($t1 - $t0)")}"
+		;;
+	ahci)
+		args=$(awk -F'K[+]' '{printf "%d:%d ", $1 * 2, 32}' /tmp/r10k.txt)
+		t0=$(now)
+		# shellcheck disable=SC2086
+		hdparm --please-destroy-my-drive --trim-sector-ranges $args /dev/$dev >/dev/null 2>&1
+		t1=$(now)
+		rec "{\"part\": \"trim\", \"target\": \"$k\", \"tool\": \"hdparm --trim-sector-ranges\", \"ranges\": $N, \"commands\": null, \"seconds\": $(python3 -c "print($t1 - $t0)")}"
+		;;
+	nvme)
+		lbs=$(cat /sys/block/$dev/queue/logical_block_size)
+		t0=$(now)
+		python3 -c "
+import subprocess
+r = [int(l.split('K+')[0]) * 1024 // $lbs for l in open('/tmp/r10k.txt')]
+for i in range(0, len(r), 256):
+    c = r[i:i + 256]
+    subprocess.run(['nvme', 'dsm', '/dev/$dev', '-n', '1', '--ad',
+                    '-s', ','.join(map(str, c)),
+                    '-b', ','.join([str(16384 // $lbs)] * len(c))],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)"
+		t1=$(now)
+		rec "{\"part\": \"trim\", \"target\": \"$k\", \"tool\": \"nvme dsm (256 per call)\", \"ranges\": $N, \"commands\": $(( (N + 255) / 256 )), \"seconds\": $(python3 -c "print($t1 - $t0)")}"
+		;;
+	esac
+done
+ok "multi-range trim: fhint-trim and the per-range peers"
+
+# ---- 3. inline trim on the fhint LUN ---------------------------------------
+d=${DEV[fhint]}
+sg=$(sg_of $d)
+dd if=/dev/urandom of=/dev/$d bs=4M count=128 oflag=direct status=none
+inline() {	# inline 0|1 -> write iops of fio on the first 256 MiB
+	local tp=
+	if [ "$1" = 1 ]; then
+		( i=0; while :; do
+			python3 -c "
+import random
+random.seed($i)
+for _ in range(64): print('%dK+4K' % (262144 + 4 * random.randrange(65536)))" > /tmp/it.txt
+			$trim --force --in /tmp/it.txt /dev/$sg >/dev/null 2>&1
+			i=$((i + 1)); echo $i > /tmp/it.count
+		done ) & tp=$!
+	fi
+	fio --name=b --filename=/dev/$d --rw=randwrite --bs=4k --iodepth=16 \
+		--ioengine=libaio --direct=1 --offset=0 --size=256M --runtime=$RUNTIME \
+		--time_based --ramp_time=1 --norandommap --randrepeat=0 \
+		--output-format=json 2>/dev/null | python3 -c '
+import json, sys; print("%.1f" % json.load(sys.stdin)["jobs"][0]["write"]["iops"])'
+	[ -n "$tp" ] && kill $tp 2>/dev/null && wait $tp 2>/dev/null
+}
+for r in $(seq $REPS); do
+	rm -f /tmp/it.count
+	a=$(inline 0); b=$(inline 1); t=$(cat /tmp/it.count 2>/dev/null || echo 0)
+	rec "{\"part\": \"inline\", \"rep\": $r, \"write_iops\": $a, \"write_iops_with_trim\": $b, \"unmaps\": $t}"
+done
+ok "inline trim: $REPS repeats"
+
+python3 "$tree/tests/vm/guest/bench_report.py" $res "$out/bench-vm.json" > "$out/bench-vm.md"
+sed 's/^/# /' "$out/bench-vm.md"
+t_summary

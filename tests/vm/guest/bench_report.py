@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# bench_report.py RECORDS.jsonl OUT.json > report.md: medians, spreads
+# and ratios of the VM benchmarks (bench.sh).
+import json, statistics, sys
+
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+out = {"fio": {}, "trim": [], "inline": {}}
+med = statistics.median
+def spread(v): return "%s..%s" % (fmt(min(v)), fmt(max(v)))
+def fmt(x): return "%.0f" % x if x >= 100 else "%.3g" % x
+
+print("## fio through tcm_loop (median of %d, min..max)\n" %
+      max([r.get("rep", 1) for r in recs if r["part"] == "fio"] or [0]))
+print("| workload | fhint | LIO fileio | handler_qcow | fhint / fileio | fhint / qcow |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
+for rw, bs, key, unit in (("randwrite", "4k", "iops", "IOPS"),
+                          ("randread", "4k", "iops", "IOPS"),
+                          ("write", "1M", "bw", "MiB/s")):
+    v = {}
+    for t in ("fhint", "fileio", "qcow"):
+        xs = [r[key] / (1 << 20) if key == "bw" else r[key] for r in recs
+              if r["part"] == "fio" and r["target"] == t and r["rw"] == rw]
+        v[t] = xs
+    if not v["fhint"]:
+        continue
+    m = {t: med(x) if x else 0 for t, x in v.items()}
+    ratio = lambda p: ("%.2f" % (m["fhint"] / m[p])) if m[p] else "-"
+    cells = ["%s (%s)" % (fmt(m[t]), spread(v[t])) if v[t] else "-"
+             for t in ("fhint", "fileio", "qcow")]
+    print("| %s %s %s | %s | %s | %s | %s | %s |" % (
+        rw, bs, unit, cells[0], cells[1], cells[2], ratio("fileio"), ratio("qcow")))
+    out["fio"]["%s_%s" % (rw, bs)] = {"unit": unit, **{t: {"median": m[t], "all": v[t]} for t in v},
+        "fhint_over_fileio": m["fhint"] / m["fileio"] if m["fileio"] else None,
+        "fhint_over_qcow": m["fhint"] / m["qcow"] if m["qcow"] else None}
+
+print("\n## Scattered trim: 10000 ranges of 16 KiB (per-range loops timed on a sample)\n")
+print("| device | tool | ranges | commands | seconds | per range (ms) | vs fhint-trim |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+for t in ("fhint", "scsihd", "ahci", "nvme"):
+    rows = [r for r in recs if r["part"] == "trim" and r["target"] == t]
+    base = [r for r in rows if r["tool"].startswith("fhint-trim")]
+    b = base[0]["seconds"] / base[0]["ranges"] if base else None
+    for r in rows:
+        pr = r["seconds"] / r["ranges"]
+        print("| %s | %s | %d | %s | %.2f | %.3f | %s |" % (
+            t, r["tool"], r["ranges"], r["commands"] if r["commands"] is not None else "?",
+            r["seconds"], pr * 1000, ("%.0fx" % (pr / b)) if b and r is not base[0] else "1"))
+        out["trim"].append({**r, "seconds_per_range": pr, "slower_than_fhint": (pr / b) if b else None})
+
+inl = [r for r in recs if r["part"] == "inline"]
+if inl:
+    ratios = [r["write_iops_with_trim"] / r["write_iops"] for r in inl if r["write_iops"]]
+    print("\n## Inline trim on the fhint LUN\n")
+    print("fio 4 KiB random writes (iodepth 16) alone vs with fhint-trim sending one")
+    print("64-range UNMAP after another to other written data:\n")
+    print("| repeat | write IOPS | with trims | UNMAPs meanwhile | ratio |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for r in inl:
+        print("| %d | %.0f | %.0f | %d | %.3f |" % (r["rep"], r["write_iops"],
+              r["write_iops_with_trim"], r["unmaps"], r["write_iops_with_trim"] / r["write_iops"]))
+    print("\nThroughput ratio with / without trims: median %.3f (%s)" % (med(ratios), spread(ratios)))
+    out["inline"] = {"runs": inl, "ratio_median": med(ratios), "ratios": ratios}
+json.dump(out, open(sys.argv[2], "w"), indent=1)
