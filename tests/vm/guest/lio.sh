@@ -165,10 +165,10 @@ grep -q '"asc": *42, *"ascq": *9\|"asc":42,"ascq":9\|2A/09' /tmp/ua1.jsonl &&
 	{ fail "fhint-ua saw no 2A/09"; sed 's/^/#   /' /tmp/ua1.jsonl /tmp/ua1.err | head; }
 $fua --uevents --follow --count 1 --interval 500 --output /tmp/ua2.jsonl &
 uap=$!
-sleep 1
+sleep 3	# fhint-ua's netlink socket is bound before the event
 echo $((384 << 20)) > "$ua_dir/attrib/dev_size"
 dd if=/dev/$sd0 of=/dev/null bs=4k count=1 iflag=direct status=none
-for _ in $(seq 50); do [ -s /tmp/ua2.jsonl ] && break; sleep 0.2; done
+for _ in $(seq 150); do [ -s /tmp/ua2.jsonl ] && break; sleep 0.2; done
 kill $uap 2>/dev/null; wait $uap 2>/dev/null
 grep -q "CAPACITY_DATA_HAS_CHANGED" /tmp/ua2.jsonl &&
 	ok "kernel uevent SDEV_UA=CAPACITY_DATA_HAS_CHANGED recorded by fhint-ua --uevents" ||
@@ -178,11 +178,11 @@ expect_eq "sd sees the new capacity" "$(blockdev --getsize64 /dev/$sd0)" $((384 
 if [ -n "${sd1:-}" ]; then
 	$fua --uevents --follow --count 1 --interval 500 --output /tmp/ua3.jsonl &
 	uap=$!
-	sleep 1
+	sleep 3
 	echo "fhint/${cfg1/threshold=80/threshold=50}" > $core/user_9/lun1/attrib/dev_config &&
 		ok "reconfig cfgstring threshold 80 -> 50 accepted" || fail "reconfig dev_config"
 	dd if=/dev/$sd1 of=/dev/null bs=4k count=1 iflag=direct status=none
-	for _ in $(seq 50); do [ -s /tmp/ua3.jsonl ] && break; sleep 0.2; done
+	for _ in $(seq 150); do [ -s /tmp/ua3.jsonl ] && break; sleep 0.2; done
 	kill $uap 2>/dev/null; wait $uap 2>/dev/null
 	grep -q "MODE_PARAMETERS_CHANGED" /tmp/ua3.jsonl &&
 		ok "kernel uevent SDEV_UA=MODE_PARAMETERS_CHANGED recorded" ||

@@ -112,7 +112,7 @@ expect_eq "fhint-write --verify on scsi-hd" $? 0
 # ---- fhint-ua: the capacity change QEMU raises after block_resize -------
 $fua --uevents --follow --count 1 --interval 500 --output /tmp/ua-ev.jsonl &
 uap=$!
-sleep 1
+sleep 3
 r=$(host_req resize vhd.$((1536 << 20)))
 log "block_resize: $r"
 for _ in $(seq 150); do [ -s /tmp/ua-ev.jsonl ] && break; sleep 0.2; done
