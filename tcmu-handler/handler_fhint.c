@@ -376,7 +376,18 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 	ec.cdb = cmd->cdb;
 	ec.cdb_len = cdb_length(cmd->cdb);
 	ec.initiator = FHINT_TCMU_INITIATOR;
-	if (len) {
+	if (len && cmd->iov_cnt == 1) {
+		/*
+		 * One contiguous piece of the TCMU data area (most I/O): the
+		 * emulator reads Data-Out from it and writes Data-In into it
+		 * directly (it never does both for one command), and the tail
+		 * past din_done is zeroed below, as with the bounce buffers.
+		 */
+		ec.dout = cmd->iovec[0].iov_base;
+		ec.dout_len = len;
+		ec.din = cmd->iovec[0].iov_base;
+		ec.din_len = len;
+	} else if (len) {
 		iov = iov_dup(cmd->iovec, cmd->iov_cnt);
 		dout = malloc(len);
 		din = calloc(1, len);	/* tail past din_done reads zero */
@@ -398,7 +409,11 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 		sts = TCMU_STS_HW_ERR;
 		goto out;
 	}
-	if (ec.din_done) {
+	if (ec.din_done && !din) {
+		if (ec.din_done < len)
+			memset((uint8_t *)ec.din + ec.din_done, 0,
+			       len - ec.din_done);
+	} else if (ec.din_done) {
 		memcpy(iov, cmd->iovec, cmd->iov_cnt * sizeof(*iov));
 		tcmu_memcpy_into_iovec(iov, cmd->iov_cnt, din, len);
 	}

@@ -13,6 +13,10 @@
  *                         fsync the chunks it made durable are appended to
  *                         LOG (and LOG fsync'ed); runs until killed
  *   verify DEV LOG        every chunk LOG names reads back intact
+ *   trimloop DEV LBA NLB NDESC PERIOD_US
+ *                         until SIGTERM: one UNMAP of NDESC random 4 KiB
+ *                         ranges inside [LBA, LBA + NLB) every PERIOD_US
+ *                         (the inline-trim benchmark); prints the count
  *
  * DEV is any fhint target (/dev/sgN, /dev/sdX, iscsi://...) for stats and
  * census, a block device for stream and verify.
@@ -26,7 +30,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <signal.h>
+#include <time.h>
+
 #include <fhint/discard.h>
+#include <fhint/scsi_unmap.h>
 #include <fhint/endian.h>
 #include <fhint/xport.h>
 
@@ -246,6 +254,54 @@ static int cmd_verify(const char *path, const char *log)
 	return bad ? 1 : 0;
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
+			unsigned ndesc, unsigned period_us)
+{
+	struct fhint_dev *dev = open_dev(target);
+	struct fhint_unmap_desc d[256];
+	struct fhint_unmap_cdb c = { 0 };
+	struct fhint_check chk;
+	uint8_t cdb[10], buf[8 + 16 * 256];
+	uint64_t n = 0, bad = 0, x = 88172645463325252ull;
+	unsigned i;
+	int len;
+
+	if (!ndesc || ndesc > 256 || nlb < 8) {
+		fhint_dev_close(dev);
+		return 2;
+	}
+	signal(SIGTERM, on_term);
+	signal(SIGINT, on_term);
+	while (!stop) {
+		for (i = 0; i < ndesc; i++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			d[i].lba = lba + (x % (nlb / 8)) * 8;
+			d[i].nlb = 8;
+		}
+		len = fhint_unmap_param_encode(d, ndesc, buf, sizeof(buf));
+		c.param_len = (uint16_t)len;
+		fhint_unmap_cdb_encode(&c, cdb, sizeof(cdb));
+		if (fhint_dev_cmd(dev, cdb, 10, FHINT_DIR_TO_DEV, buf,
+				  (uint32_t)len, NULL, &chk))
+			bad++;
+		n++;
+		if (period_us)
+			usleep(period_us);
+	}
+	fhint_dev_close(dev);
+	printf("{\"unmaps\": %" PRIu64 ", \"ranges\": %" PRIu64
+	       ", \"failed\": %" PRIu64 "}\n", n, n * ndesc, bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "stats"))
@@ -257,7 +313,13 @@ int main(int argc, char **argv)
 				  strtoull(argv[5], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "verify"))
 		return cmd_verify(argv[2], argv[3]);
+	if (argc == 7 && !strcmp(argv[1], "trimloop"))
+		return cmd_trimloop(argv[2], strtoull(argv[3], NULL, 0),
+				    strtoull(argv[4], NULL, 0),
+				    (unsigned)strtoul(argv[5], NULL, 0),
+				    (unsigned)strtoul(argv[6], NULL, 0));
 	fprintf(stderr, "usage: fhint-vmtool stats DEV | census DEV LBA NLB |"
-		" stream BLKDEV LOG START NSECT | verify BLKDEV LOG\n");
+		" stream BLKDEV LOG START NSECT | verify BLKDEV LOG |"
+		" trimloop DEV LBA NLB NDESC PERIOD_US\n");
 	return 2;
 }

@@ -44,15 +44,16 @@ for t in ("fhint", "scsihd", "ahci", "nvme"):
         pr = r["seconds"] / r["ranges"]
         print("| %s | %s | %d | %s | %.2f | %.3f | %s |" % (
             t, r["tool"], r["ranges"], r["commands"] if r["commands"] is not None else "?",
-            r["seconds"], pr * 1000, ("%.0fx" % (pr / b)) if b and r is not base[0] else "1"))
+            r["seconds"], pr * 1000, (("%.0fx" if pr / b >= 10 else "%.2fx") % (pr / b)) if b and r is not base[0] else "1"))
         out["trim"].append({**r, "seconds_per_range": pr, "slower_than_fhint": (pr / b) if b else None})
 
 inl = [r for r in recs if r["part"] == "inline"]
 if inl:
     ratios = [r["write_iops_with_trim"] / r["write_iops"] for r in inl if r["write_iops"]]
     print("\n## Inline trim on the fhint LUN\n")
-    print("fio 4 KiB random writes (iodepth 16) alone vs with fhint-trim sending one")
-    print("64-range UNMAP after another to other written data:\n")
+    print("fio 4 KiB random writes (iodepth 16) on the first 256 MiB alone, and")
+    print("while one process sends a 64-range UNMAP (4 KiB ranges) of the written")
+    print("second 256 MiB every 5 ms through SG_IO (fhint-vmtool trimloop):\n")
     print("| repeat | write IOPS | with trims | UNMAPs meanwhile | ratio |")
     print("| ---: | ---: | ---: | ---: | ---: |")
     for r in inl:
