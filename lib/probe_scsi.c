@@ -114,9 +114,21 @@ int fhint_probe_scsi(struct fhint_dev *dev, struct fhint_scsi_geometry *g,
 	if (ret >= 0)
 		ret = fhint_dev_cmd(dev, cdb, 16, FHINT_DIR_FROM_DEV, buf, 32,
 				    &resid, chk);
-	if (!ret)
-		ret = fhint_read_capacity16_data_decode(buf, 32 - (resid < 32 ?
-							resid : 32), &g->rc16);
+	if (!ret) {
+		size_t got16 = 32 - (resid < 32 ? resid : 32);
+
+		/*
+		 * The strict decoder refuses reserved bits (for the emulator's
+		 * own tests); a probe reads what a device sent, and SPC-5
+		 * 4.2.5.5 lets a recipient ignore reserved fields: clear byte
+		 * 12 bits 7:6 and bytes 16-31 (seen set by tcmu-runner's
+		 * handler_file_zbc).
+		 */
+		buf[12] &= 0x3f;
+		if (got16 > 16)
+			memset(buf + 16, 0, got16 - 16);
+		ret = fhint_read_capacity16_data_decode(buf, got16, &g->rc16);
+	}
 	if (ret < 0)
 		return ret;
 

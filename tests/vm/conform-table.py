@@ -6,13 +6,14 @@
 import glob, os, re, sys, time
 
 outdir, kernel = sys.argv[1], sys.argv[2]
-order = ["fhint-tcm_loop", "fhint-iscsi", "lio-fileio", "tcmu-qcow",
+order = ["fhint-tcm_loop", "fhint-iscsi", "lio-fileio", "tcmu-qcow", "tcmu-file_zbc",
          "scsi_debug", "qemu-scsi-hd", "qemu-ahci", "qemu-nvme"]
 what = {
     "fhint-tcm_loop": "fhint LUN (tcmu-runner + handler_fhint) through tcm_loop, /dev/sgN",
     "fhint-iscsi": "the same fhint LUN exported by LIO over iSCSI (libiscsi)",
     "lio-fileio": "LIO fileio backstore (emulate_tpu=1 emulate_tpws=1) over iSCSI",
     "tcmu-qcow": "tcmu-runner's handler_qcow over iSCSI",
+    "tcmu-file_zbc": "tcmu-runner's handler_file_zbc (host-aware, 16 MiB zones) over iSCSI",
     "scsi_debug": "Linux scsi_debug (lbpu=1 lbpws=1 lbpws10=1), /dev/sgN",
     "qemu-scsi-hd": "QEMU virtio-scsi scsi-hd, discard=unmap, /dev/sgN",
     "qemu-ahci": "QEMU ide-hd on AHCI through libata's SAT, /dev/sgN",

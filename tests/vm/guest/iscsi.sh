@@ -18,10 +18,12 @@ o=$(tcli "set global auto_save_on_exit=false" \
 	"/backstores/fileio create name=fio0 file_or_dev=/scratch/fio0.img size=128M write_back=false" \
 	"/backstores/fileio/fio0 set attribute emulate_tpu=1 emulate_tpws=1" \
 	"/backstores/user:qcow create name=q0 size=128M cfgstring=/scratch/q0.qcow2" \
+	"/backstores/user:zbc create name=z0 size=256M cfgstring=model-HA/zsize-16@/scratch/z0.raw" \
 	"/iscsi create $iqn" \
 	"/iscsi/$iqn/tpg1/luns create /backstores/user:fhint/f0" \
 	"/iscsi/$iqn/tpg1/luns create /backstores/fileio/fio0" \
 	"/iscsi/$iqn/tpg1/luns create /backstores/user:qcow/q0" \
+	"/iscsi/$iqn/tpg1/luns create /backstores/user:zbc/z0" \
 	"/iscsi/$iqn/tpg1 set attribute generate_node_acls=1 demo_mode_write_protect=0 authentication=0 cache_dynamic_acls=1" \
 	"ls /iscsi")
 echo "$o" | grep -E "o- (lun|portal|iqn)" | sed 's/^/#   /'
@@ -95,7 +97,9 @@ PY
 	fail "iscsi-test-cu failures not explained in spec-notes/iscsi-test-cu.md: $unexplained"
 
 # ---- fhint-conform against each LUN over iSCSI ---------------------------
-for l in 0:fhint-iscsi 1:lio-fileio 2:tcmu-qcow; do
+# (handler_file_zbc, host-aware, only here: iscsi-test-cu aborts on it,
+# shared/notes/vm-e2e.md)
+for l in 0:fhint-iscsi 1:lio-fileio 2:tcmu-qcow 3:tcmu-file_zbc; do
 	lun=${l%%:*} name=${l#*:}
 	$conform --destructive --scratch-range all --summary "$out/conform.$name.md" \
 		--junit "$out/conform.$name.xml" "$url/$lun" > "$out/conform.$name.log" 2>&1
@@ -104,8 +108,20 @@ for l in 0:fhint-iscsi 1:lio-fileio 2:tcmu-qcow; do
 	case $name in
 	fhint*) [ $r -eq 0 ] && ok "fhint-conform $name: $line" ||
 		{ fail "fhint-conform $name (exit $r): $line"; grep -i "fail" "$out/conform.$name.log" | head -20 | sed 's/^/#   /'; } ;;
+	tcmu-file_zbc)
+		# a finding, not a failure of ours: handler_file_zbc's READ
+		# CAPACITY (16) data has LOGICAL BLOCK LENGTH 0 here, so no
+		# initiator can size it (fhint-probe: -EINVAL)
+		if [ $r -le 1 ] && [ -n "$line" ]; then
+			ok "fhint-conform ran against $name: $line"
+		elif grep -q "READ CAPACITY(16) failed" "$out/conform.$name.log"; then
+			ok "fhint-conform against $name: the target cannot be probed (its READ CAPACITY (16) below)"
+			iscsi-readcapacity16 "$url/$lun" 2>&1 | head -8 | sed 's/^/#   /'
+		else
+			fail "fhint-conform against $name (exit $r)"
+		fi ;;
 	*) [ $r -le 1 ] && [ -n "$line" ] && ok "fhint-conform ran against $name: $line" ||
-		fail "fhint-conform against $name (exit $r)" ;;
+		{ fail "fhint-conform against $name (exit $r)"; tail -3 "$out/conform.$name.log" | sed 's/^/#   /'; } ;;
 	esac
 done
 t_summary
