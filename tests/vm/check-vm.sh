@@ -43,6 +43,24 @@ done
 rm -rf "$out" "$work"
 mkdir -p "$out" "$work"
 
+# QEMU's own disks as peers (issue #6): NVMe, SATA on AHCI and virtio-scsi
+# scsi-hd, each discard=unmap on a raw 1 GiB image that is really written
+# (holes show in qemu-img map).  $1: extra scsi-hd properties.
+qemu_peer_disks() {
+	local d
+	for d in nvme ahci scsi; do
+		qemu-img create -q -f raw "$work/$d.img" 1G
+	done
+	echo "-drive file=$work/nvme.img,format=raw,if=none,id=nvm,discard=unmap,cache=unsafe"
+	echo "-device nvme,serial=fhintnvme,drive=nvm,logical_block_size=4096,physical_block_size=4096,discard_granularity=4096"
+	echo "-device ahci,id=ahci0"
+	echo "-drive file=$work/ahci.img,format=raw,if=none,id=sata,discard=unmap,cache=unsafe"
+	echo "-device ide-hd,drive=sata,bus=ahci0.0,serial=fhintsata"
+	echo "-device virtio-scsi-pci,id=vscsi"
+	echo "-drive file=$work/scsi.img,format=raw,if=none,id=vhd,discard=unmap,cache=unsafe"
+	echo "-device scsi-hd,drive=vhd,bus=vscsi.0,serial=fhintscsi$1"
+}
+
 # Per-suite QEMU devices.  Every suite gets a scratch disk for ext4.
 qemu_args() {
 	local s=$1
@@ -51,38 +69,15 @@ qemu_args() {
 	case $s in
 	bench)
 		qemu-img create -q -f qcow2 "$work/bench.qcow2" 512M
-		local d
-		for d in nvme ahci scsi; do
-			qemu-img create -q -f raw "$work/$d.img" 1G
-		done
-		echo "-drive file=$work/nvme.img,format=raw,if=none,id=nvm,discard=unmap,cache=unsafe"
-		echo "-device nvme,serial=fhintnvme,drive=nvm,logical_block_size=4096,physical_block_size=4096,discard_granularity=4096"
-		echo "-device ahci,id=ahci0"
-		echo "-drive file=$work/ahci.img,format=raw,if=none,id=sata,discard=unmap,cache=unsafe"
-		echo "-device ide-hd,drive=sata,bus=ahci0.0,serial=fhintsata"
-		echo "-device virtio-scsi-pci,id=vscsi"
-		echo "-drive file=$work/scsi.img,format=raw,if=none,id=vhd,discard=unmap,cache=unsafe"
-		echo "-device scsi-hd,drive=vhd,bus=vscsi.0,serial=fhintscsi"
+		qemu_peer_disks ""
 		;;
 	iscsi)
 		qemu-img create -q -f qcow2 "$work/peer.qcow2" 128M
 		;;
 	qemu)
-		# The peers of issue #6: NVMe, SATA on AHCI, virtio-scsi scsi-hd,
-		# each with discard=unmap on a raw image that is really written
-		# (holes show in qemu-img map), and a QMP socket for block_resize.
-		local d
-		for d in nvme ahci scsi; do
-			qemu-img create -q -f raw "$work/$d.img" 1G
-		done
-		echo "-drive file=$work/nvme.img,format=raw,if=none,id=nvm,discard=unmap,cache=unsafe"
-		echo "-device nvme,serial=fhintnvme,drive=nvm,logical_block_size=4096,physical_block_size=4096,discard_granularity=4096"
-		echo "-device ahci,id=ahci0"
-		echo "-drive file=$work/ahci.img,format=raw,if=none,id=sata,discard=unmap,cache=unsafe"
-		echo "-device ide-hd,drive=sata,bus=ahci0.0,serial=fhintsata"
-		echo "-device virtio-scsi-pci,id=vscsi"
-		echo "-drive file=$work/scsi.img,format=raw,if=none,id=vhd,discard=unmap,cache=unsafe"
-		echo "-device scsi-hd,drive=vhd,bus=vscsi.0,serial=fhintscsi,max_unmap_size=8388608,discard_granularity=65536,min_io_size=4096,opt_io_size=1048576"
+		# limits for fhint-probe to read back, a QMP socket for
+		# block_resize
+		qemu_peer_disks ",max_unmap_size=8388608,discard_granularity=65536,min_io_size=4096,opt_io_size=1048576"
 		echo "-qmp unix:$work/qmp.sock,server=on,wait=off"
 		;;
 	esac

@@ -101,10 +101,8 @@ PY
 # shared/notes/vm-e2e.md)
 for l in 0:fhint-iscsi 1:lio-fileio 2:tcmu-qcow 3:tcmu-file_zbc; do
 	lun=${l%%:*} name=${l#*:}
-	$conform --destructive --scratch-range all --summary "$out/conform.$name.md" \
-		--junit "$out/conform.$name.xml" "$url/$lun" > "$out/conform.$name.log" 2>&1
-	r=$?
-	line=$(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")
+	run_conform $name "$url/$lun"
+	r=$conform_rc line=$conform_line
 	case $name in
 	fhint*) [ $r -eq 0 ] && ok "fhint-conform $name: $line" ||
 		{ fail "fhint-conform $name (exit $r): $line"; grep -i "fail" "$out/conform.$name.log" | head -20 | sed 's/^/#   /'; } ;;
@@ -120,8 +118,7 @@ for l in 0:fhint-iscsi 1:lio-fileio 2:tcmu-qcow 3:tcmu-file_zbc; do
 		else
 			fail "fhint-conform against $name (exit $r)"
 		fi ;;
-	*) [ $r -le 1 ] && [ -n "$line" ] && ok "fhint-conform ran against $name: $line" ||
-		{ fail "fhint-conform against $name (exit $r)"; tail -3 "$out/conform.$name.log" | sed 's/^/#   /'; } ;;
+	*) conform_peer $name ;;
 	esac
 done
 t_summary

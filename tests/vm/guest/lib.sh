@@ -102,3 +102,26 @@ tcmu_on_bus() {
 tcli() {	# several targetcli commands, one process (3-5 s each start)
 	printf '%s\n' "$@" "exit" | targetcli 2>&1
 }
+
+# run_conform NAME TARGET [OPTION...]: fhint-conform --destructive over the
+# whole TARGET, its summary, JUnit and log in $out/conform.NAME.*; sets
+# conform_rc (exit status) and conform_line (its "N passed, ..." line).
+run_conform() {
+	local name=$1 target=$2
+	shift 2
+	$conform "$@" --destructive --scratch-range all \
+		--summary "$out/conform.$name.md" --junit "$out/conform.$name.xml" \
+		"$target" > "$out/conform.$name.log" 2>&1
+	conform_rc=$?
+	conform_line=$(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")
+}
+# conform_peer NAME: a peer's failures are findings about it; the run must
+# only have happened (exit 0 or 1 and a summary line).
+conform_peer() {
+	if [ "$conform_rc" -le 1 ] && [ -n "$conform_line" ]; then
+		ok "fhint-conform ran against $1: $conform_line"
+	else
+		fail "fhint-conform against $1 (exit $conform_rc)"
+		tail -5 "$out/conform.$1.log" | sed 's/^/#   /'
+	fi
+}

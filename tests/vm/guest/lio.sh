@@ -211,9 +211,8 @@ grep -q "fhint: cannot open" /var/log/tcmu-runner.log &&
 
 # ---- fhint-conform against the LUN through tcm_loop ---------------------
 name=fhint-tcm_loop
-$conform --destructive --scratch-range all --summary "$out/conform.$name.md" \
-	--junit "$out/conform.$name.xml" /dev/$sg0 > "$out/conform.$name.log" 2>&1 &&
-	ok "fhint-conform $name: $(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")" ||
+run_conform $name /dev/$sg0
+[ $conform_rc -eq 0 ] && ok "fhint-conform $name: $conform_line" ||
 	{ fail "fhint-conform $name"; grep -A2 "FAILED" "$out/conform.$name.log" | head -20 | sed 's/^/#   /'; }
 
 # ---- 5. kill -9 tcmu-runner in a write stream ----------------------------

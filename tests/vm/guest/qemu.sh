@@ -132,16 +132,11 @@ for v in sata scsi; do
 	[ "$a" = "$b" ] && ok "$v: fhint-probe reads the same through /dev/${!v} and /dev/$sg" ||
 		{ fail "$v: fhint-probe /dev/${!v} vs /dev/$sg"; strace -f -e trace=ioctl -e verbose=ioctl -s 64 -X raw $probe /dev/$sg 2>&1 | tail -12 | sed 's/^/#   /'; }
 done
-$conform -v --scratch-range all /dev/$sata_sg 2>&1 | head -20 | sed 's/^/#   /'
 
 # ---- fhint-conform against each QEMU device (destructive, whole) --------
 for t in scsi-hd:/dev/$scsi_sg ahci:/dev/$sata_sg nvme:/dev/$nvme; do
 	name=qemu-${t%%:*} dev=${t#*:}
-	$conform --destructive --scratch-range all --summary "$out/conform.$name.md" \
-		--junit "$out/conform.$name.xml" "$dev" > "$out/conform.$name.log" 2>&1
-	r=$?
-	line=$(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")
-	[ $r -le 1 ] && [ -n "$line" ] && ok "fhint-conform ran against $name: $line" ||
-		{ fail "fhint-conform against $name (exit $r)"; tail -5 "$out/conform.$name.log" | sed 's/^/#   /'; }
+	run_conform $name "$dev"
+	conform_peer $name
 done
 t_summary

@@ -28,11 +28,8 @@ expect_eq "fhint-probe: scsi_debug unmap_max_desc=16" \
 # test is reported as skipped here, and the finding is in
 # spec-notes/conformance-vm.md.
 name=scsi_debug
-$conform --exclude 'unmap.sbc4_5_30_2_unmap_data_length_past_list_26_00' --destructive --scratch-range all --summary "$out/conform.$name.md" \
-	--junit "$out/conform.$name.xml" /dev/$sg > "$out/conform.$name.log" 2>&1
-r=$?
-line=$(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")
-[ $r -le 1 ] && [ -n "$line" ] && ok "fhint-conform ran against $name: $line" ||
-	{ fail "fhint-conform against $name (exit $r)"; tail -5 "$out/conform.$name.log" | sed 's/^/#   /'; }
+run_conform $name /dev/$sg \
+	--exclude 'unmap.sbc4_5_30_2_unmap_data_length_past_list_26_00'
+conform_peer $name
 grep -B1 -A3 "FAIL" "$out/conform.$name.log" | head -40 | sed 's/^/#   /'
 t_summary
