@@ -68,14 +68,21 @@ int emu_rw_unmap(struct emu_req *req)
 				    &req->chk);
 	if (ret < 0)
 		return ret;
+	/* one journal write for all the descriptors */
+	ret = 0;
+	emu_media_batch_begin(dev);
 	while (fhint_unmap_iter_next(&it, &d)) {
 		if (!d.nlb)
 			continue;
 		ret = emu_media_unmap(dev, d.lba, d.nlb, c.anchor, &req->chk);
 		if (ret)
-			return ret;
+			break;
 	}
-	return 0;
+	if (ret) {
+		emu_media_batch_end(dev, NULL);
+		return ret;
+	}
+	return emu_media_batch_end(dev, &req->chk);
 }
 
 static bool all_zero(const uint8_t *p, size_t n)

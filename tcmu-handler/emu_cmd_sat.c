@@ -200,15 +200,21 @@ static int sat_dsm(struct emu_req *req, const struct fhint_ata_pt *pt,
 			free(ranges);
 			return sat_abort(req, pt);
 		}
+	/* one journal write for all the entries */
+	emu_media_batch_begin(dev);
 	for (i = 0; i < n; i++) {
 		ret = emu_media_unmap(dev, ranges[i].lba, ranges[i].length,
 				      false, &req->chk);
 		if (ret < 0) {
+			emu_media_batch_end(dev, NULL);
 			free(ranges);
 			return ret;
 		}
 	}
 	free(ranges);
+	ret = emu_media_batch_end(dev, &req->chk);
+	if (ret < 0)
+		return ret;
 	return sat_done(req, pt);
 }
 

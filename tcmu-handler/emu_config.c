@@ -83,6 +83,10 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	X("cache", K_BYTES, media_cache, 0, 1ULL << 40, P_DM,		\
 	  "BYTES 0..1T, less than size",				\
 	  "smr-drive-managed: media cache (default 0: 1% of size)")	\
+	X("reclaim", K_BYTES, reclaim, 0, 1ULL << 30, P_FLASH | P_THIN,	\
+	  "BYTES 0..1G, a power of two multiple of page (flash) / lbs", \
+	  "flash, thin: host file space returned by aligned chunk once " \
+	  "wholly deallocated; 0: every unit at once (default 64K)")	\
 	X("threshold", K_UINT, threshold_pct, 0, 100, P_THIN, "0..100",	\
 	  "thin: soft threshold, % of capacity mapped (default 0: none)") \
 	X("max_unmap", K_UINT, max_unmap_lba, 0, 0xffffffff, P_ALL,	\
@@ -181,6 +185,7 @@ void emu_config_defaults(struct emu_config *cfg)
 	cfg->zone_size = 256ULL << 20;
 	cfg->conv_zones = 1;
 	cfg->max_open_zones = 8;
+	cfg->reclaim = 64 * 1024;
 	cfg->max_unmap_desc = 256;
 	cfg->lbprz = 1;
 	cfg->wce = true;
@@ -447,6 +452,18 @@ static int validate(const struct emu_config *c, uint64_t seen,
 		return fail(err, errlen, "max_unmap_desc: %u is more than "
 			    "the 256 ranges of a Dataset Management command "
 			    "(protocol=nvme, DMRL)", c->max_unmap_desc);
+	if (c->reclaim && (seen >> (key_by_name("reclaim") - keys) & 1)) {
+		uint32_t u = c->profile == EMU_PROFILE_FLASH ? c->page_size :
+			     c->lbs;
+
+		if (!pow2(c->reclaim) || c->reclaim % u)
+			return fail(err, errlen, "reclaim: %llu is not a power "
+				    "of two multiple of %s %u (0: every "
+				    "deallocated unit at once)",
+				    (unsigned long long)c->reclaim,
+				    c->profile == EMU_PROFILE_FLASH ? "page" :
+				    "lbs", u);
+	}
 	switch (c->profile) {
 	case EMU_PROFILE_FLASH:
 		if (c->page_size < c->lbs || !pow2(c->page_size))
@@ -542,6 +559,11 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 			return ret;
 	}
 	ret = validate(cfg, seen, err, errlen);
+	/* the default reclaim chunk is at least a page */
+	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&
+	    !(seen >> (key_by_name("reclaim") - keys) & 1) &&
+	    cfg->reclaim < cfg->page_size)
+		cfg->reclaim = cfg->page_size;
 	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&
 	    !(seen >> (key_by_name("ppb") - keys) & 1))
 		fit_ppb(cfg);

@@ -110,6 +110,24 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
  * has the record (a process kill cannot lose it).  -EMSGSIZE, -errno. */
 int emu_journal_append(struct emu_journal *j, uint16_t type,
 		       const uint8_t *payload, size_t len);
+/*
+ * Group commit: between batch_begin and batch_end, emu_journal_append
+ * encodes records into memory (0 or -ENOMEM / -EMSGSIZE) and batch_end
+ * (or batch_flush) writes all of them with ONE pwritev; a batch of more
+ * than EMU_JOURNAL_BATCH_MAX bytes goes out in pieces of about that size.
+ * The bytes on disk are the same records an append writes, so replay
+ * does not know batches.  A kill -9 before batch_end loses the buffered
+ * records (never half of one: a torn tail).  A failed write truncates
+ * the file back to the last whole record and drops the buffer.
+ */
+#define EMU_JOURNAL_BATCH_MAX	(1u << 20)
+void emu_journal_batch_begin(struct emu_journal *j);
+int emu_journal_batch_flush(struct emu_journal *j);
+int emu_journal_batch_end(struct emu_journal *j);
+/* Write system calls made by appends (one per append outside a batch,
+ * one per flush inside). */
+uint64_t emu_journal_writes(const struct emu_journal *j);
+
 /* fdatasync: every appended record survives power loss. */
 int emu_journal_sync(struct emu_journal *j);
 

@@ -10,9 +10,12 @@
  *   smr-drive-managed  shingled model, media cache and band rewrites
  *
  * Invariant: a deallocated LBA reads as zeros (LBPRZ = 1, SBC-4 4.7.4.5):
- * deallocation punches holes, reads consult the model and zero what it
- * calls deallocated, and a partial write into a deallocated mapping unit
- * zeroes the rest of the unit first.
+ * reads consult the model and zero what it calls deallocated, and a
+ * partial write into a deallocated mapping unit zeroes the rest of the
+ * unit first.  So the host file's bytes of deallocated units are never
+ * read: deallocation punches holes only by reclaim chunk once a chunk is
+ * wholly deallocated (reclaim=0: every unit), and the records of a
+ * multi-range command go out in one write (emu_media_batch_*).
  *
  * Design and figures: spec-notes/emulator-media.md.
  */
@@ -88,7 +91,21 @@ struct emu_media {
 	uint64_t compact_limit;
 	uint64_t replay_pos;		/* records seen by replay */
 	bool replay_ckpt;		/* replay saw the checkpoint */
+	/* deallocation: reclaim chunks and group commit */
+	uint64_t reclaim;		/* LBAs per chunk; 0: every unit */
+	struct lrange *cand;		/* chunks a deallocation may free */
+	size_t ncand, ccap;
+	struct lrange *punch;		/* LBA ranges to punch at batch end */
+	size_t npunch, pcap;
+	int batch;			/* emu_media_batch_begin depth */
+	bool batch_sync;		/* a sync waits for the batch end */
+	uint64_t writes0;		/* journal writes before open */
 	struct emu_media_info info;
+};
+
+/* [lba, lba + n): LBAs, or chunk numbers for cand */
+struct lrange {
+	uint64_t lba, n;
 };
 
 __attribute__((format(printf, 4, 5)))
@@ -411,7 +428,8 @@ static int op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 	m->info.append_bytes += m->dlen + EMU_JOURNAL_REC_HDR +
 				EMU_JOURNAL_REC_CRC;
 	m->jr_dirty = true;
-	if (emu_journal_tail_bytes(m->jr) > m->compact_limit)
+	/* in a batch: compaction at its end */
+	if (!m->batch && emu_journal_tail_bytes(m->jr) > m->compact_limit)
 		compact(m);	/* failure keeps the (valid) long journal */
 	return 0;
 }
@@ -497,6 +515,7 @@ static int zero_lbas(struct emu_media *m, uint64_t lba, uint64_t n)
 	if (!n)
 		return 0;
 	m->store_dirty = true;
+	m->info.zero_calls++;
 	return emu_store_zero(m->store, lba * m->lbs, n * m->lbs);
 }
 
@@ -559,19 +578,35 @@ static int refuse_broken(struct fhint_check *chk)
 			       FHINT_ASC_WRITE_ERROR, 0x00, -EIO);
 }
 
+static int batch_flush(struct emu_media *m, struct fhint_check *chk);
+
 /*
- * One write: model, then its journal record, then the data.  A crash
- * between record and data leaves the blocks mapped with their old
- * content (or zeros): what an interrupted WRITE may leave (SBC-4 4.19).
+ * One write: model (zeroing the uncovered part of deallocated units it
+ * writes in part), then the data, then its journal record.  A kill
+ * between data and record leaves the blocks as they were in the model:
+ * deallocated ones read zeros (the new bytes are unreachable), mapped
+ * ones the new data: what an interrupted WRITE may leave (SBC-4 4.19).
+ * Data first because a deallocated unit whose reclaim chunk was not
+ * punched still holds old bytes: a record before its data would map them.
+ * A failed data write still commits the record (the model changed) and
+ * zeroes the range if it can.
  */
 static int do_write(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 		    const uint8_t *buf, uint8_t group, struct fhint_check *chk)
 {
 	struct emu_media *m = dev->media;
-	int ret;
+	int ret, wret;
 
 	if (m->broken)
 		return refuse_broken(chk);
+	/* in a batch (ANCHOR): the pending records and punches go first (a
+	 * chunk this write maps must not be punched after it), and this
+	 * record goes out at once, as outside a batch */
+	if (m->batch) {
+		ret = batch_flush(m, chk);
+		if (ret)
+			return ret;
+	}
 	op_begin(m);
 	ret = model_write(m, lba, nlb, group, chk);
 	if (ret) {
@@ -580,14 +615,19 @@ static int do_write(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 	}
 	m->host_write_blocks += nlb;
 	m->group_write_blocks[group & 63] += nlb;
+	m->store_dirty = true;
+	wret = emu_store_write(m->store, lba * m->lbs, buf,
+			       (size_t)(nlb * m->lbs));
 	ret = op_commit(m, OP_WRITE, group & 63, lba, nlb);
+	if (!ret && m->batch)
+		ret = batch_flush(m, chk);
 	if (ret)
 		return refuse_broken(chk);
-	m->store_dirty = true;
-	ret = emu_store_write(m->store, lba * m->lbs, buf,
-			      (size_t)(nlb * m->lbs));
-	if (ret)
-		return io_error(chk, ret, true);
+	if (wret) {
+		/* best effort: no old bytes of a deallocated unit show */
+		emu_store_zero(m->store, lba * m->lbs, nlb * m->lbs);
+		return io_error(chk, wret, true);
+	}
 	return 0;
 }
 
@@ -649,25 +689,159 @@ int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 
 /* ---- deallocation ---- */
 
+static int lrange_add(struct lrange **v, size_t *nr, size_t *cap,
+		      uint64_t lba, uint64_t n)
+{
+	struct lrange *p;
+
+	if (*nr && (*v)[*nr - 1].lba + (*v)[*nr - 1].n >= lba) {
+		/* adjacent or overlapping the last one (they come in order) */
+		uint64_t e = lba + n, last = (*v)[*nr - 1].lba;
+
+		if (e > last + (*v)[*nr - 1].n)
+			(*v)[*nr - 1].n = e - last;
+		return 0;
+	}
+	if (*nr == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+
+		p = realloc(*v, c * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*v = p;
+		*cap = c;
+	}
+	(*v)[(*nr)++] = (struct lrange){ lba, n };
+	return 0;
+}
+
+/* Before the model deallocates [lba, lba+nlb): the reclaim chunks its
+ * mapped runs touch (chunks already wholly deallocated are not). */
+static int reclaim_candidates(struct emu_media *m, uint64_t lba,
+			      uint64_t nlb)
+{
+	uint64_t end = lba + nlb;
+
+	m->ncand = 0;
+	while (lba < end) {
+		bool mapped;
+		uint64_t n = model_run(m, lba, end - lba, &mapped);
+
+		if (mapped) {
+			uint64_t c0 = lba / m->reclaim;
+			uint64_t c1 = (lba + n - 1) / m->reclaim;
+
+			if (lrange_add(&m->cand, &m->ncand, &m->ccap, c0,
+				       c1 - c0 + 1))
+				return -ENOMEM;
+		}
+		lba += n;
+	}
+	return 0;
+}
+
+/* After the model deallocated: the candidate chunks that are wholly
+ * deallocated now, coalesced, punched at once or at the batch end. */
+static int reclaim_chunks(struct emu_media *m)
+{
+	struct lrange run = { 0, 0 };
+	int ret = 0, r;
+
+	for (size_t i = 0; i < m->ncand; i++) {
+		for (uint64_t c = m->cand[i].lba;
+		     c < m->cand[i].lba + m->cand[i].n; c++) {
+			uint64_t cs = c * m->reclaim, len = m->reclaim;
+			bool mapped;
+
+			if (cs >= m->nblocks)
+				break;
+			if (len > m->nblocks - cs)
+				len = m->nblocks - cs;
+			if (model_run(m, cs, len, &mapped) != len || mapped)
+				continue;
+			if (run.n && run.lba + run.n == cs) {
+				run.n += len;
+				continue;
+			}
+			if (run.n) {
+				r = m->batch ? lrange_add(&m->punch,
+						&m->npunch, &m->pcap, run.lba,
+						run.n) : zero_lbas(m, run.lba,
+						run.n);
+				if (r == -ENOMEM)
+					r = 0;	/* stale bytes stay: harmless */
+				if (r && !ret)
+					ret = r;
+			}
+			run = (struct lrange){ cs, len };
+		}
+	}
+	if (run.n) {
+		r = m->batch ? lrange_add(&m->punch, &m->npunch, &m->pcap,
+					  run.lba, run.n) :
+		    zero_lbas(m, run.lba, run.n);
+		if (r && r != -ENOMEM && !ret)
+			ret = r;
+	}
+	m->ncand = 0;
+	return ret;
+}
+
+/* Flash: zero the part of the head/tail units the range covers that stay
+ * mapped (the model frees whole units only). */
+static int zero_partial_units(struct emu_media *m, uint64_t lba,
+			      uint64_t end, uint64_t first, uint64_t stop)
+{
+	int ret = 0;
+
+	if (lba % m->unit && emu_ftl_lookup(m->ftl,
+					    (uint32_t)(lba / m->unit),
+					    NULL) == 1)
+		ret = zero_lbas(m, lba, (first * m->unit < end ?
+					 first * m->unit : end) - lba);
+	if (!ret && stop >= first && stop * m->unit < end &&
+	    emu_ftl_lookup(m->ftl, (uint32_t)stop, NULL) == 1)
+		ret = zero_lbas(m, stop * m->unit > lba ? stop * m->unit : lba,
+				end - (stop * m->unit > lba ? stop * m->unit :
+				       lba));
+	return ret;
+}
+
 /*
- * One deallocation record: model, then the data (holes), then the record.
- * A crash before the record leaves blocks mapped that read zeros: an
- * interrupted UNMAP; never deallocated blocks that read old data.
+ * One deallocation record.  With reclaim chunks (flash, thin): partial
+ * units are zeroed first (a crash before the record: mapped blocks that
+ * read zeros, an interrupted UNMAP), then the model, the record, and
+ * last the chunks wholly deallocated are punched (a crash before that:
+ * deallocated blocks whose stale bytes no read reaches).  In a batch the
+ * punches wait until the batch's records are written.  reclaim=0 and
+ * the shingled profiles: model, every LBA zeroed, then the record.
+ * Never deallocated blocks that read old data, nor mapped blocks zeroed
+ * that the command did not name.
  */
 static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		       struct fhint_check *chk)
 {
-	uint64_t end = lba + nlb, first, stop;
-	int ret = 0, zret;
+	uint64_t end = lba + nlb, first = lba, stop = end;
+	bool chunks = m->reclaim != 0;
+	int ret = 0, zret = 0;
 
-	op_begin(m);
-	switch (m->profile) {
-	case EMU_PROFILE_FLASH:
+	if (m->ftl) {
 		/* whole pages; the last page, which may reach past the
 		 * capacity, is whole when the range reaches the capacity */
 		first = (lba + m->unit - 1) / m->unit;
 		stop = end == m->nblocks ? (end + m->unit - 1) / m->unit :
 		       end / m->unit;
+	}
+	if (chunks && reclaim_candidates(m, lba, nlb))
+		chunks = false;		/* no memory: punch all as before */
+	if (chunks && m->ftl && m->unit > 1) {
+		zret = zero_partial_units(m, lba, end, first, stop);
+		if (zret)
+			return io_error(chk, zret, true);
+	}
+	op_begin(m);
+	switch (m->profile) {
+	case EMU_PROFILE_FLASH:
 		if (stop > first)
 			ret = emu_ftl_trim(m->ftl, (uint32_t)first,
 					   (uint32_t)(stop - first));
@@ -693,13 +867,102 @@ static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	m->unmapped_blocks += nlb;
 	/* every LBA of the range reads zeros now: whole units give their
 	 * space back, partial ones are zeroed and stay mapped */
-	zret = zero_lbas(m, lba, nlb);
+	if (!chunks)
+		zret = zero_lbas(m, lba, nlb);
 	ret = op_commit(m, OP_UNMAP, 0, lba, nlb);
 	if (ret)
 		return refuse_broken(chk);
+	if (chunks)
+		zret = reclaim_chunks(m);
 	if (zret)
 		return io_error(chk, zret, true);
 	return 0;
+}
+
+static int lrange_cmp(const void *a, const void *b)
+{
+	const struct lrange *x = a, *y = b;
+
+	return x->lba < y->lba ? -1 : x->lba > y->lba;
+}
+
+/* Write the batch's records (one system call), then punch what they
+ * freed.  A failed write: the medium is broken and nothing is punched
+ * (no store change may depend on a record that is not written). */
+static int batch_flush(struct emu_media *m, struct fhint_check *chk)
+{
+	int ret = 0, r;
+
+	if (m->jr && !m->broken) {
+		ret = emu_journal_batch_flush(m->jr);
+		if (ret) {
+			fprintf(stderr, "fhint emu: metadata %s: append "
+				"failed: %s; the medium refuses changes from "
+				"now on\n", m->meta, strerror(-ret));
+			m->broken = true;
+		}
+	}
+	if (m->broken) {
+		m->npunch = 0;
+		return refuse_broken(chk);
+	}
+	/* descriptors in any order: sort, then adjacent chunks of
+	 * different descriptors make one call */
+	if (m->npunch > 1) {
+		size_t k = 0;
+
+		qsort(m->punch, m->npunch, sizeof(*m->punch), lrange_cmp);
+		for (size_t i = 1; i < m->npunch; i++) {
+			if (m->punch[k].lba + m->punch[k].n >= m->punch[i].lba) {
+				uint64_t e = m->punch[i].lba + m->punch[i].n;
+
+				if (e > m->punch[k].lba + m->punch[k].n)
+					m->punch[k].n = e - m->punch[k].lba;
+			} else {
+				m->punch[++k] = m->punch[i];
+			}
+		}
+		m->npunch = k + 1;
+	}
+	for (size_t i = 0; i < m->npunch; i++) {
+		r = zero_lbas(m, m->punch[i].lba, m->punch[i].n);
+		if (r && !ret)
+			ret = r;
+	}
+	m->npunch = 0;
+	if (ret)
+		return io_error(chk, ret, true);
+	return 0;
+}
+
+void emu_media_batch_begin(struct emu_dev *dev)
+{
+	struct emu_media *m = dev->media;
+
+	if (m->batch++)
+		return;
+	m->batch_sync = false;
+	if (m->jr)
+		emu_journal_batch_begin(m->jr);
+}
+
+int emu_media_batch_end(struct emu_dev *dev, struct fhint_check *chk)
+{
+	struct emu_media *m = dev->media;
+	int ret;
+
+	if (!m->batch || --m->batch)
+		return 0;
+	ret = batch_flush(m, chk);
+	if (m->jr) {
+		emu_journal_batch_end(m->jr);	/* nothing left to write */
+		if (!ret && emu_journal_tail_bytes(m->jr) > m->compact_limit)
+			compact(m);
+	}
+	if (!ret && m->batch_sync)
+		ret = emu_media_sync(dev, chk);
+	m->batch_sync = false;
+	return ret;
 }
 
 /* Flash pages per deallocation record: at most 64 Ki TRIM deltas (768
@@ -745,8 +1008,13 @@ int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 			return ret;
 	}
 	threshold_check(dev, m);
-	if (!dev->wce)
+	if (!dev->wce) {
+		if (m->batch) {
+			m->batch_sync = true;	/* once, at the batch end */
+			return 0;
+		}
 		return emu_media_sync(dev, chk);
+	}
 	return 0;
 }
 
@@ -770,6 +1038,12 @@ int emu_media_sync(struct emu_dev *dev, struct fhint_check *chk)
 	struct emu_media *m = dev->media;
 	int ret = 0;
 
+	/* in a batch: its records and punches first */
+	if (m->batch) {
+		ret = batch_flush(m, chk);
+		if (ret)
+			return ret;
+	}
 	/* nothing written since the last sync: nothing to wait for */
 	if (m->store_dirty) {
 		ret = emu_store_sync(m->store);
@@ -1500,6 +1774,11 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 	m->nblocks = dev->nblocks;
 	m->unit = 1;
 	m->bounce = malloc(MEDIA_CHUNK);
+	/* reclaim chunks: flash and thin (the shingled profiles free
+	 * space by zone, see smr_punch_empty) */
+	if (m->profile == EMU_PROFILE_FLASH ||
+	    m->profile == EMU_PROFILE_THIN)
+		m->reclaim = cfg->reclaim / m->lbs;
 	if (!m->bounce) {
 		ret = seterr(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
@@ -1507,6 +1786,9 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 	switch (m->profile) {
 	case EMU_PROFILE_FLASH:
 		m->unit = cfg->page_size / m->lbs;
+		/* a chunk is whole units */
+		if (m->reclaim && m->reclaim % m->unit)
+			m->reclaim = (m->reclaim / m->unit + 1) * m->unit;
 		ret = make_ftl(cfg, m->nblocks, m->unit, &m->ftl, err, errlen);
 		break;
 	case EMU_PROFILE_SMR_HOST_AWARE:
@@ -1549,6 +1831,7 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 	     ckpt_model_len(m);
 	m->compact_limit = 4 * (uint64_t)ck + (1u << 20);
 	if (m->jr) {
+		m->writes0 = emu_journal_writes(m->jr);
 		if (m->ftl)
 			emu_ftl_set_delta_cb(m->ftl, ftl_delta, m);
 		if (m->smr)
@@ -1580,6 +1863,8 @@ void emu_media_close(struct emu_media *m)
 	free(m->map);
 	free(m->bounce);
 	free(m->dbuf);
+	free(m->cand);
+	free(m->punch);
 	free(m);
 }
 
@@ -1694,7 +1979,9 @@ void emu_media_get_info(struct emu_dev *dev, struct emu_media_info *info)
 	info->journal = m->jr != NULL;
 	info->punches = emu_store_punches(m->store);
 	info->compact_limit = m->compact_limit;
+	info->reclaim_bytes = m->reclaim * m->lbs;
 	if (m->jr) {
+		info->journal_writes = emu_journal_writes(m->jr) - m->writes0;
 		info->journal_bytes = emu_journal_file_bytes(m->jr);
 		info->journal_tail = emu_journal_tail_bytes(m->jr);
 	}

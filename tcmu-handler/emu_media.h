@@ -22,12 +22,17 @@ struct emu_media_info {
 	uint64_t journal_bytes;		/* file size now */
 	uint64_t journal_tail;		/* bytes after the checkpoint */
 	uint64_t appends;		/* records appended since open */
+	uint64_t journal_writes;	/* their write system calls (a batch
+					 * writes many records in one) */
 	uint64_t append_bytes;		/* their bytes */
 	uint32_t rewrites;		/* compactions since open */
 	uint64_t checkpoint_bytes;	/* size of the last checkpoint */
 	uint64_t compact_limit;		/* tail bytes that trigger one */
 	uint64_t syncs;			/* fdatasync pairs done */
 	uint64_t store_allocated;	/* bytes the backing file occupies */
+	uint64_t zero_calls;		/* emu_store_zero calls (holes or
+					 * zeros) since open */
+	uint64_t reclaim_bytes;		/* reclaim chunk (0: every unit) */
 };
 
 void emu_media_get_info(struct emu_dev *dev, struct emu_media_info *info);

@@ -494,13 +494,20 @@ static int io_dsm(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 	if (total > dmsl(dev))
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
 	fhint_check_clear(&chk);
+	/* one journal write for all the ranges */
+	emu_media_batch_begin(dev);
 	for (i = 0; i < d.nr; i++) {
 		if (!r[i].nlb)
 			continue;
 		ret = emu_media_unmap(dev, r[i].slba, r[i].nlb, false, &chk);
-		if (ret)
+		if (ret) {
+			emu_media_batch_end(dev, NULL);
 			return cpl_media(c, &chk, ret);
+		}
 	}
+	ret = emu_media_batch_end(dev, &chk);
+	if (ret)
+		return cpl_media(c, &chk, ret);
 	return 0;
 }
 

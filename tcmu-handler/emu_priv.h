@@ -60,6 +60,10 @@ struct emu_config {
 	uint32_t conv_zones;		/* conv=N conventional zones first */
 	uint32_t max_open_zones;	/* max_open=N */
 	uint64_t media_cache;		/* cache=BYTES (drive managed) */
+	/* flash and thin: deallocation gives host space back by aligned
+	 * chunks of this many bytes once wholly deallocated (0: every
+	 * deallocated unit at once) */
+	uint64_t reclaim;		/* reclaim=BYTES (default 64K) */
 	/* thin provisioning */
 	uint32_t threshold_pct;		/* threshold=PERCENT of capacity */
 	/* limits advertised in VPD B0h (blocks; 0 = derive) */
@@ -230,9 +234,20 @@ int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 		    const uint8_t *buf, uint8_t group, bool fua,
 		    struct fhint_check *chk);
 /* Deallocate (UNMAP, WRITE SAME with UNMAP, ATA TRIM).  Whole mapping
- * units are freed; partial ones are zeroed and stay mapped. */
+ * units are freed; partial ones are zeroed and stay mapped.  Host space
+ * comes back by cfg.reclaim chunk once a chunk is wholly deallocated. */
 int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 		    bool anchor, struct fhint_check *chk);
+/*
+ * Group commit of a multi-range deallocation (UNMAP descriptors, ATA DSM
+ * TRIM entries, NVMe DSM ranges): between begin and end the journal
+ * records of emu_media_unmap stay in memory and the host space the
+ * ranges free is given back at end, after ONE write of the records.
+ * end returns 0 or -EIO with chk set (the medium then refuses changes,
+ * as for any journal failure), or a store error.  Nests (counted).
+ */
+void emu_media_batch_begin(struct emu_dev *dev);
+int emu_media_batch_end(struct emu_dev *dev, struct fhint_check *chk);
 /* WRITE SAME without UNMAP: @block (lbs bytes; NULL = zeros) to each. */
 int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 			 const uint8_t *block, uint8_t group,

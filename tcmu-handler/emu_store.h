@@ -4,8 +4,9 @@
  * data at offset lba * lbs of a sparse file, or of anonymous memory
  * (memfd) when the configuration has no PATH.
  *
- * Deallocation punches holes (fallocate PUNCH_HOLE | KEEP_SIZE) so that
- * deallocated blocks read as zeros and give their space back; on a file
+ * emu_store_zero punches holes (fallocate PUNCH_HOLE | KEEP_SIZE): the
+ * media layer calls it for the reclaim chunks a deallocation frees whole
+ * and for partial units that must read zeros (emu_media.c); on a file
  * system without hole punching the store writes zeros instead and says so
  * (emu_store_punches() false, one line on stderr at open).
  *

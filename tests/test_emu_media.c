@@ -15,14 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <nvme/types.h>
 
 #include "unit.h"
 #include "emu_test.h"
 #include "emu_priv.h"
+#include "emu_journal.h"
 #include "emu_media.h"
 #include "emu_smr.h"
+#include "emu_store.h"
+#include "fhint/ata_dsm.h"
+#include "fhint/emu.h"
 #include "fhint/endian.h"
+#include "fhint/nvme_cmd.h"
+#include "fhint/nvme_dsm.h"
+#include "fhint/xport.h"
 #include "fhint/scsi_lba_status.h"
 #include "fhint/scsi_unmap.h"
 #include "fhint/scsi_write.h"
@@ -609,6 +618,484 @@ static void test_memory_has_no_journal(void)
 	fhint_emu_close(emu);
 }
 
+/* ---- deallocation cost: reclaim chunks, batched records ---- */
+
+/* Open PATH (made afresh) with @keys after '?'. */
+static struct fhint_emu *file_open(const char *name, const char *keys,
+				   bool create)
+{
+	char cfg[512], path[256], meta[300];
+
+	snprintf(path, sizeof(path), "%s/%s", emu_t_tmpdir(), name);
+	if (create) {
+		snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+		unlink(path);
+		unlink(meta);
+	}
+	snprintf(cfg, sizeof(cfg), "%s?%s%s", path, keys,
+		 create ? "&create=1" : "");
+	return emu_t_open(cfg);
+}
+
+/*
+ * 4 KiB deallocations scattered in the first 64 KiB chunk (every other
+ * 4 KiB unit, then the rest): the model deallocates at once (GET LBA
+ * STATUS, reads zeros); with reclaim=64K the host file gives the space
+ * back only when the whole chunk is deallocated, in one call; with
+ * reclaim=0 every 4 KiB unit is punched at once.
+ */
+static void reclaim_case(const char *keys, bool every_unit)
+{
+	struct fhint_emu *emu = file_open("reclaim.img", keys, true);
+	struct emu_dev *dev = dev_of(emu);
+	struct emu_media_info info;
+	struct fhint_check chk;
+	uint8_t *w = xbuf(512 * 512), *r = xbuf(512 * 512);
+	uint64_t alloc0, zeros0, u;
+
+	memset(&chk, 0, sizeof(chk));
+	/* 256 KiB: four 64 KiB chunks of sixteen 4 KiB units */
+	pattern(w, 0, 512, 512, 3);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 512, w, 0, false, &chk), 0);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.reclaim_bytes, every_unit ? 0 : 64 << 10);
+	alloc0 = info.store_allocated;
+	zeros0 = info.zero_calls;
+	for (u = 0; u < 16; u += 2)
+		CU_ASSERT_EQUAL(emu_media_unmap(dev, u * 8, 8, false, &chk),
+				0);
+	for (u = 0; u < 16; u++)
+		STATUS(dev, u * 8, 8, u % 2 ? EMU_LBA_MAPPED :
+		       EMU_LBA_DEALLOCATED, 8);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 512, r, &chk), 0);
+	for (u = 0; u < 64; u++)
+		CU_ASSERT_TRUE(u < 16 && u % 2 == 0 ?
+			       all_zero(r + u * 4096, 4096) :
+			       !memcmp(r + u * 4096, w + u * 4096, 4096));
+	emu_media_get_info(dev, &info);
+	if (every_unit) {
+		CU_ASSERT_EQUAL(info.zero_calls - zeros0, 8);
+		if (info.punches) {
+			CU_ASSERT_EQUAL(alloc0 - info.store_allocated,
+					8 * 4096);
+		}
+	} else {
+		/* the chunk is not wholly deallocated: no store call */
+		CU_ASSERT_EQUAL(info.zero_calls, zeros0);
+		CU_ASSERT_EQUAL(info.store_allocated, alloc0);
+		/* deallocating them again: still none */
+		CU_ASSERT_EQUAL(emu_media_unmap(dev, 0, 8, false, &chk), 0);
+		emu_media_get_info(dev, &info);
+		CU_ASSERT_EQUAL(info.zero_calls, zeros0);
+	}
+	/* the odd units: the chunk is wholly deallocated now */
+	for (u = 1; u < 16; u += 2)
+		CU_ASSERT_EQUAL(emu_media_unmap(dev, u * 8, 8, false, &chk),
+				0);
+	STATUS(dev, 0, 512, EMU_LBA_DEALLOCATED, 128);
+	STATUS(dev, 128, 512, EMU_LBA_MAPPED, 384);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.zero_calls - zeros0, every_unit ? 16 : 1);
+	if (info.punches) {
+		CU_ASSERT_EQUAL(alloc0 - info.store_allocated, 64 << 10);
+	} else {
+		fprintf(stderr, "(no hole punching on %s) ", emu_t_tmpdir());
+	}
+	/* a chunk already deallocated: no store call */
+	zeros0 = info.zero_calls;
+	if (!every_unit) {
+		CU_ASSERT_EQUAL(emu_media_unmap(dev, 0, 128, false, &chk), 0);
+		emu_media_get_info(dev, &info);
+		CU_ASSERT_EQUAL(info.zero_calls, zeros0);
+	}
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 512, r, &chk), 0);
+	CU_ASSERT_TRUE(all_zero(r, 64 << 10));
+	CU_ASSERT_EQUAL(memcmp(r + (64 << 10), w + (64 << 10), 192 << 10), 0);
+	fhint_emu_close(emu);
+	/* and after reopen */
+	emu = file_open("reclaim.img", keys, false);
+	dev = dev_of(emu);
+	STATUS(dev, 0, 512, EMU_LBA_DEALLOCATED, 128);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 512, r, &chk), 0);
+	CU_ASSERT_TRUE(all_zero(r, 64 << 10));
+	CU_ASSERT_EQUAL(memcmp(r + (64 << 10), w + (64 << 10), 192 << 10), 0);
+	fhint_emu_close(emu);
+	free(w);
+	free(r);
+}
+
+static void test_reclaim_chunk_punched_when_whole(void)
+{
+	reclaim_case("size=16M&lbs=512&page=4096&ppb=16", false);
+	reclaim_case("size=16M&lbs=512&page=4096&ppb=16&reclaim=64K", false);
+	reclaim_case("size=16M&profile=thin", false);
+}
+
+static void test_reclaim_0_punches_every_unit(void)
+{
+	reclaim_case("size=16M&lbs=512&page=4096&ppb=16&reclaim=0", true);
+	reclaim_case("size=16M&profile=thin&reclaim=0", true);
+}
+
+/*
+ * A deallocated unit whose chunk was not punched keeps its old bytes in
+ * the host file; a write of 512 bytes into it makes the unit mapped
+ * again and the rest of it reads zeros, never the old bytes.
+ */
+static void test_reclaim_stale_bytes_never_read(void)
+{
+	struct fhint_emu *emu = file_open("stale.img",
+		"size=16M&lbs=512&page=4096&ppb=16", true);
+	struct emu_dev *dev = dev_of(emu);
+	struct emu_media_info info;
+	struct fhint_check chk;
+	uint8_t *w = xbuf(64 * 512), *r = xbuf(64 * 512), one[512];
+	uint64_t zeros0;
+
+	memset(&chk, 0, sizeof(chk));
+	pattern(w, 0, 64, 512, 5);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 64, w, 0, false, &chk), 0);
+	emu_media_get_info(dev, &info);
+	zeros0 = info.zero_calls;
+	/* unit 1 (LBAs 8..15): deallocated, not punched */
+	CU_ASSERT_EQUAL(emu_media_unmap(dev, 8, 8, false, &chk), 0);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.zero_calls, zeros0);
+	STATUS(dev, 8, 8, EMU_LBA_DEALLOCATED, 8);
+	/* 512 bytes at LBA 10: the unit is mapped again */
+	pattern(one, 10, 1, 512, 9);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 10, 1, one, 0, false, &chk), 0);
+	STATUS(dev, 8, 8, EMU_LBA_MAPPED, 8);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 8, 8, r, &chk), 0);
+	CU_ASSERT_TRUE(all_zero(r, 2 * 512));
+	CU_ASSERT_EQUAL(memcmp(r + 2 * 512, one, 512), 0);
+	CU_ASSERT_TRUE(all_zero(r + 3 * 512, 5 * 512));
+	/* the neighbours are untouched */
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, 8 * 512), 0);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 16, 48, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w + 16 * 512, 48 * 512), 0);
+	/* the same after reopen */
+	fhint_emu_close(emu);
+	emu = file_open("stale.img", "size=16M&lbs=512&page=4096&ppb=16",
+			false);
+	dev = dev_of(emu);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 8, 8, r, &chk), 0);
+	CU_ASSERT_TRUE(all_zero(r, 2 * 512));
+	CU_ASSERT_EQUAL(memcmp(r + 2 * 512, one, 512), 0);
+	CU_ASSERT_TRUE(all_zero(r + 3 * 512, 5 * 512));
+	/* a write into a deallocated, unpunched unit that fails: MEDIUM
+	 * ERROR, and the unit (mapped now) does not show its old bytes */
+	CU_ASSERT_EQUAL(emu_media_unmap(dev, 24, 8, false, &chk), 0);
+	STATUS(dev, 24, 8, EMU_LBA_DEALLOCATED, 8);
+	{
+		struct emu_store_fault f = { .ops = EMU_STORE_FAULT_WRITE,
+					     .err = -EIO };
+
+		emu_media_set_fault(dev, &f);
+		CU_ASSERT_EQUAL(emu_media_write(dev, 24, 8, w, 0, false,
+						&chk), -EIO);
+		emu_media_set_fault(dev, NULL);
+	}
+	CU_ASSERT_EQUAL(emu_media_read(dev, 24, 8, r, &chk), 0);
+	CU_ASSERT_TRUE(all_zero(r, 8 * 512));
+	fhint_emu_close(emu);
+	free(w);
+	free(r);
+}
+
+/* UNMAP of @n descriptors: every other 4 KiB unit from LBA 0. */
+static uint8_t x_unmap_scattered(struct fhint_emu *emu, unsigned int n)
+{
+	struct fhint_unmap_desc *d = calloc(n, sizeof(*d));
+	struct fhint_unmap_cdb uc = { .param_len = (uint16_t)(8 + 16 * n) };
+	struct fhint_emu_cmd c;
+	uint8_t cdb[10], *param = xbuf(8 + 16 * n), st;
+
+	CU_ASSERT_FATAL(d != NULL);
+	for (unsigned int i = 0; i < n; i++)
+		d[i] = (struct fhint_unmap_desc){ .lba = 16 * i, .nlb = 8 };
+	CU_ASSERT_EQUAL(fhint_unmap_cdb_encode(&uc, cdb, sizeof(cdb)), 10);
+	CU_ASSERT_EQUAL(fhint_unmap_param_encode(d, n, param, 8 + 16 * n),
+			(int)(8 + 16 * n));
+	st = emu_t_exec(emu, &c, cdb, 10, param, 8 + 16 * n, NULL, 0);
+	free(param);
+	free(d);
+	return st;
+}
+
+#define BATCH_KEYS	"size=16M&lbs=512&page=4096&ppb=16"
+
+/*
+ * An UNMAP of 64 descriptors: 64 journal records written with ONE
+ * system call; the state replays the same after close/reopen.
+ */
+static void test_batch_one_journal_write(void)
+{
+	struct fhint_emu *emu = file_open("batch.img", BATCH_KEYS, true);
+	struct emu_dev *dev = dev_of(emu);
+	struct emu_media_info a, b;
+	struct fhint_check chk;
+	uint8_t *w = xbuf(2048 * 512), *r = xbuf(2048 * 512);
+
+	if (!emu_op_find(dev, FHINT_OP_UNMAP, 0, false)) {
+		fprintf(stderr, "(no UNMAP in this build: skipped) ");
+		fhint_emu_close(emu);
+		free(w);
+		free(r);
+		return;
+	}
+	memset(&chk, 0, sizeof(chk));
+	pattern(w, 0, 2048, 512, 7);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 2048, w, 0, false, &chk), 0);
+	emu_media_get_info(dev, &a);
+	CU_ASSERT_TRUE(a.journal);
+	CU_ASSERT_EQUAL(x_unmap_scattered(emu, 64), FHINT_STATUS_GOOD);
+	emu_media_get_info(dev, &b);
+	CU_ASSERT_EQUAL(b.appends - a.appends, 64);
+	CU_ASSERT_EQUAL(b.journal_writes - a.journal_writes, 1);
+	/* outside a batch: one write per record */
+	CU_ASSERT_EQUAL(emu_media_unmap(dev, 1032, 8, false, &chk), 0);
+	emu_media_get_info(dev, &a);
+	CU_ASSERT_EQUAL(a.journal_writes - b.journal_writes, 1);
+	/* the batch API directly, nested */
+	emu_media_batch_begin(dev);
+	emu_media_batch_begin(dev);
+	CU_ASSERT_EQUAL(emu_media_unmap(dev, 1048, 8, false, &chk), 0);
+	CU_ASSERT_EQUAL(emu_media_batch_end(dev, &chk), 0);
+	CU_ASSERT_EQUAL(emu_media_unmap(dev, 1064, 8, false, &chk), 0);
+	emu_media_get_info(dev, &b);
+	CU_ASSERT_EQUAL(b.journal_writes, a.journal_writes);
+	CU_ASSERT_EQUAL(emu_media_batch_end(dev, &chk), 0);
+	emu_media_get_info(dev, &b);
+	CU_ASSERT_EQUAL(b.journal_writes - a.journal_writes, 1);
+	CU_ASSERT_EQUAL(b.appends - a.appends, 2);
+	/* units 0, 2, ..., 126 and 129, 131, 133 deallocated */
+	for (unsigned int u = 0; u < 256; u++)
+		STATUS(dev, u * 8, 8, u % 2 == 0 && u < 128 ? EMU_LBA_DEALLOCATED :
+		       u == 129 || u == 131 || u == 133 ? EMU_LBA_DEALLOCATED :
+		       EMU_LBA_MAPPED, 8);
+	/* after close/reopen (the records themselves replay in
+	 * test_batch_crash_replays) */
+	fhint_emu_close(emu);
+	emu = file_open("batch.img", BATCH_KEYS, false);
+	dev = dev_of(emu);
+	for (unsigned int u = 0; u < 256; u++)
+		STATUS(dev, u * 8, 8, u % 2 == 0 && u < 128 ? EMU_LBA_DEALLOCATED :
+		       u == 129 || u == 131 || u == 133 ? EMU_LBA_DEALLOCATED :
+		       EMU_LBA_MAPPED, 8);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 2048, r, &chk), 0);
+	for (unsigned int u = 0; u < 256; u++)
+		CU_ASSERT_TRUE((u % 2 == 0 && u < 128) || u == 129 ||
+			       u == 131 || u == 133 ?
+			       all_zero(r + u * 4096, 4096) :
+			       !memcmp(r + u * 4096, w + u * 4096, 4096));
+	fhint_emu_close(emu);
+	free(w);
+	free(r);
+}
+
+/* hdparm --trim-sector-ranges: ATA PASS-THROUGH(16), DSM, one block */
+static const uint8_t trim16[16] = {
+	0x85, 0x0d, 0x06, 0x00, 0x01, 0x00, 0x01, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x40, 0x06, 0x00 };
+
+/* ATA DSM TRIM through SAT and NVMe Dataset Management (AD) with 32
+ * ranges each: 32 records, one journal write, the ranges deallocated. */
+static void test_batch_trim_and_dsm(void)
+{
+	struct fhint_emu *emu = file_open("sat.img", BATCH_KEYS "&sat=1",
+					  true);
+	struct emu_dev *dev = dev_of(emu);
+	struct fhint_nvme_dsm_range nr[32];
+	struct emu_media_info a, b;
+	struct nvme_passthru_cmd nc;
+	struct fhint_emu_cmd c;
+	struct fhint_check chk;
+	struct fhint_dev *nd;
+	uint64_t lba[32];
+	uint32_t cnt[32];
+	uint8_t *w = xbuf(1024 * 512), dout[512];
+	char target[512], err[256];
+
+	memset(&chk, 0, sizeof(chk));
+	pattern(w, 0, 1024, 512, 13);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 1024, w, 0, false, &chk), 0);
+	for (unsigned int i = 0; i < 32; i++) {
+		lba[i] = 32 * i;
+		cnt[i] = 8;
+	}
+	CU_ASSERT_EQUAL(fhint_ata_dsm_trim_encode(dout, sizeof(dout), lba, cnt,
+						  32), 512);
+	emu_media_get_info(dev, &a);
+	emu_t_exec(emu, &c, trim16, 16, dout, sizeof(dout), NULL, 0);
+	CU_ASSERT_EQUAL(c.status, FHINT_STATUS_GOOD);
+	emu_media_get_info(dev, &b);
+	CU_ASSERT_EQUAL(b.appends - a.appends, 32);
+	CU_ASSERT_EQUAL(b.journal_writes - a.journal_writes, 1);
+	for (unsigned int i = 0; i < 32; i++)
+		STATUS(dev, 32 * i, 16, EMU_LBA_DEALLOCATED, 8);
+	fhint_emu_close(emu);
+
+	snprintf(target, sizeof(target), "emu:%s/dsm.img?protocol=nvme&"
+		 BATCH_KEYS "&create=1", emu_t_tmpdir());
+	CU_ASSERT_EQUAL_FATAL(fhint_dev_open(target, 0, &nd, err,
+					     sizeof(err)), 0);
+	dev = dev_of(fhint_dev_emu(nd));
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 1024, w, 0, false, &chk), 0);
+	memset(nr, 0, sizeof(nr));
+	for (unsigned int i = 0; i < 32; i++) {
+		nr[i].slba = 32 * i + 8;
+		nr[i].nlb = 8;
+	}
+	CU_ASSERT_EQUAL(fhint_nvme_dsm_ranges_encode(nr, 32, dout,
+						     sizeof(dout)), 512);
+	memset(&nc, 0, sizeof(nc));
+	nc.opcode = FHINT_NVME_CMD_DSM;
+	nc.nsid = 1;
+	nc.cdw10 = 31;
+	nc.cdw11 = FHINT_NVME_DSM_AD;
+	nc.data_len = 512;
+	emu_media_get_info(dev, &a);
+	CU_ASSERT_EQUAL(fhint_dev_nvme(nd, &nc, dout, NULL), 0);
+	emu_media_get_info(dev, &b);
+	CU_ASSERT_EQUAL(b.appends - a.appends, 32);
+	CU_ASSERT_EQUAL(b.journal_writes - a.journal_writes, 1);
+	for (unsigned int i = 0; i < 32; i++) {
+		STATUS(dev, 32 * i, 8, EMU_LBA_MAPPED, 8);
+		STATUS(dev, 32 * i + 8, 16, EMU_LBA_DEALLOCATED, 8);
+	}
+	fhint_dev_close(nd);
+	free(w);
+}
+
+/* Child: write, then a batched UNMAP of 32 descriptors (acknowledged),
+ * then (@open_batch) a batch of whole chunks never ended; _exit without
+ * closing, as kill -9 would leave it. */
+static void batch_crash_child(bool open_batch)
+{
+	struct fhint_emu *emu;
+	struct emu_dev *dev;
+	struct fhint_check chk;
+	uint8_t *w = xbuf(2048 * 512);
+	int ok = 1;
+
+	memset(&chk, 0, sizeof(chk));
+	emu = file_open("bcrash.img", BATCH_KEYS, true);
+	dev = dev_of(emu);
+	pattern(w, 0, 2048, 512, 11);
+	ok &= emu_media_write(dev, 0, 2048, w, 0, false, &chk) == 0;
+	ok &= x_unmap_scattered(emu, 32) == FHINT_STATUS_GOOD;
+	if (open_batch) {
+		/* chunks 8..15 wholly: punches would be due at batch end */
+		emu_media_batch_begin(dev);
+		for (uint64_t l = 1024; l < 2048; l += 64)
+			ok &= emu_media_unmap(dev, l, 64, false, &chk) == 0;
+	}
+	_exit(ok ? 0 : 1);
+}
+
+static void test_batch_crash_replays(void)
+{
+	struct fhint_emu *emu;
+	struct emu_dev *dev;
+	struct fhint_check chk;
+	uint8_t *w = xbuf(2048 * 512), *r = xbuf(2048 * 512);
+
+	memset(&chk, 0, sizeof(chk));
+	pattern(w, 0, 2048, 512, 11);
+	for (int open_batch = 0; open_batch < 2; open_batch++) {
+		int status = -1;
+		pid_t pid;
+
+		fflush(NULL);
+		pid = fork();
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0)
+			batch_crash_child(open_batch);
+		CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+		CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		emu = file_open("bcrash.img", BATCH_KEYS, false);
+		dev = dev_of(emu);
+		/* the acknowledged UNMAP is there; the unfinished batch is
+		 * lost whole and its LBAs read their old data */
+		for (unsigned int u = 0; u < 256; u++)
+			STATUS(dev, u * 8, 8, u % 2 == 0 && u < 64 ?
+			       EMU_LBA_DEALLOCATED : EMU_LBA_MAPPED, 8);
+		CU_ASSERT_EQUAL(emu_media_read(dev, 0, 2048, r, &chk), 0);
+		for (unsigned int u = 0; u < 256; u++)
+			CU_ASSERT_TRUE(u % 2 == 0 && u < 64 ?
+				       all_zero(r + u * 4096, 4096) :
+				       !memcmp(r + u * 4096, w + u * 4096,
+					       4096));
+		fhint_emu_close(emu);
+	}
+	free(w);
+	free(r);
+}
+
+/* CRC32C of the journal records (RFC 3720 B.4 check values), the same
+ * from the SSE4.2 instruction and the table, in any split. */
+static void test_journal_crc32c_check_values(void)
+{
+	uint8_t b[300];
+
+	CU_ASSERT_EQUAL(emu_crc32c(0, "123456789", 9), 0xe3069283u);
+	memset(b, 0, 32);
+	CU_ASSERT_EQUAL(emu_crc32c(0, b, 32), 0x8a9136aau);
+	memset(b, 0xff, 32);
+	CU_ASSERT_EQUAL(emu_crc32c(0, b, 32), 0x62a8ab43u);
+	for (int i = 0; i < 32; i++)
+		b[i] = (uint8_t)i;
+	CU_ASSERT_EQUAL(emu_crc32c(0, b, 32), 0x46dd794eu);
+	for (int i = 0; i < 300; i++)
+		b[i] = (uint8_t)(i * 37 + 11);
+	for (size_t cut = 0; cut <= 300; cut += 7)
+		CU_ASSERT_EQUAL(emu_crc32c(emu_crc32c(0, b, cut), b + cut,
+					   300 - cut), emu_crc32c(0, b, 300));
+}
+
+static void reclaim_refused(const char *str, const char *want)
+{
+	struct emu_config cfg;
+	char err[256] = "";
+
+	CU_ASSERT_EQUAL(emu_config_parse(str, &cfg, err, sizeof(err)),
+			-EINVAL);
+	if (!strstr(err, want))
+		fprintf(stderr, "\n%s: message '%s' lacks '%s'\n", str, err,
+			want);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, want));
+	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+}
+
+static void test_reclaim_config(void)
+{
+	struct emu_config cfg;
+	char err[256];
+
+	reclaim_refused("?reclaim=3K", "reclaim");
+	reclaim_refused("?page=4096&reclaim=1K", "page 4096");
+	reclaim_refused("?reclaim=garbage", "reclaim");
+	reclaim_refused("?profile=thin&lbs=4096&reclaim=2K", "lbs 4096");
+	reclaim_refused("?profile=smr-drive-managed&reclaim=64K", "reclaim");
+	CU_ASSERT_EQUAL(emu_config_parse("?reclaim=0", &cfg, err,
+					 sizeof(err)), 0);
+	CU_ASSERT_EQUAL(cfg.reclaim, 0);
+	CU_ASSERT_EQUAL(emu_config_parse("?reclaim=1M", &cfg, err,
+					 sizeof(err)), 0);
+	CU_ASSERT_EQUAL(cfg.reclaim, 1 << 20);
+	CU_ASSERT_EQUAL(emu_config_parse("?profile=thin&reclaim=512", &cfg,
+					 err, sizeof(err)), 0);
+	/* default 64 KiB, at least a page */
+	CU_ASSERT_EQUAL(emu_config_parse("", &cfg, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(cfg.reclaim, 64 << 10);
+	CU_ASSERT_EQUAL(emu_config_parse("?page=256K&size=1G", &cfg, err,
+					 sizeof(err)), 0);
+	CU_ASSERT_EQUAL(cfg.reclaim, 256 << 10);
+	CU_ASSERT_PTR_NOT_NULL(strstr(fhint_emu_config_help(), "reclaim="));
+}
+
 /* ---- capacity change ---- */
 
 static void resize_case(const char *profile_cfg)
@@ -808,6 +1295,22 @@ static CU_TestInfo tests[] = {
 	{ "file: no hole punching, zeros written instead",
 	  test_zero_writes_without_punch },
 	{ "memory: no journal", test_memory_has_no_journal },
+	{ "reclaim: scattered 4 KiB deallocations, chunk punched when whole",
+	  test_reclaim_chunk_punched_when_whole },
+	{ "reclaim=0: every deallocated unit punched at once",
+	  test_reclaim_0_punches_every_unit },
+	{ "reclaim: stale bytes of a deallocated unit never read",
+	  test_reclaim_stale_bytes_never_read },
+	{ "batch: UNMAP of 64 descriptors, one journal write, replays",
+	  test_batch_one_journal_write },
+	{ "batch: ATA DSM TRIM (SAT) and NVMe DSM, one journal write",
+	  test_batch_trim_and_dsm },
+	{ "batch: kill inside a batch loses it whole, data intact",
+	  test_batch_crash_replays },
+	{ "journal CRC32C: check values, any split",
+	  test_journal_crc32c_check_values },
+	{ "config: reclaim= refused unless a power of two multiple of "
+	  "the unit", test_reclaim_config },
 	{ "capacity change: grow and shrink (thin, flash)",
 	  test_resize_thin_and_flash },
 	{ "capacity change: shingled refused", test_resize_smr_refused },
