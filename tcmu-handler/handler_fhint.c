@@ -346,8 +346,8 @@ static struct iovec *iov_dup(const struct iovec *iov, size_t cnt)
  * Every CDB goes to the emulator.  The TCMU ring does not say the data
  * direction, so the iovec is offered both as data-out and as the data-in
  * buffer: the emulator reads the one and writes the other as the command
- * defines.  Runs on one of tcmu-runner's nr_threads workers; the status is
- * returned and tcmu-runner completes the command.
+ * defines.  Runs in the device's command thread (nr_threads 0, below); the
+ * status is returned and tcmu-runner completes the command.
  *
  * No residual can be reported: the kernel's TCMU honours a read length
  * (TCMU_UFLAG_READ_LEN, rsp.read_len) but tcmu-runner 1.5.4's
@@ -468,10 +468,15 @@ static struct tcmur_handler fhint_handler = {
 	.reconfig	= fhint_tcmu_reconfig,
 	.handle_cmd	= fhint_tcmu_handle_cmd,
 	/*
-	 * Workers that run handle_cmd.  The emulator locks per device, so
-	 * more threads only overlap the iovec copies with execution.
+	 * No worker threads: tcmu-runner calls handle_cmd in the device's
+	 * command thread, one command after another, and completes a whole
+	 * batch of the ring with one notification.  The emulator executes
+	 * one command at a time per device anyway (its lock), and single
+	 * iovec commands are served in place, so workers would only add a
+	 * hand-off and a wake-up per command (bench-vm: spec-notes/
+	 * benchmarks.md).
 	 */
-	.nr_threads	= 2,
+	.nr_threads	= 0,
 };
 
 int handler_init(void);

@@ -234,7 +234,8 @@ int main(int argc, char **argv)
 	CHECK(!strcmp(registered->name,
 		      "fhint LUN (flash/shingle-aware emulator)"));
 	CHECK(registered->cfg_desc && strstr(registered->cfg_desc, "profile"));
-	CHECK(registered->nr_threads > 0);
+	/* no workers: handle_cmd runs in the device's command thread */
+	CHECK(registered->nr_threads == 0);
 	CHECK(!registered->read && !registered->write && !registered->flush);
 
 	/* check_config: the string targetcli sends, "fhint/" included */
