@@ -5,7 +5,11 @@
 #   run-vm.sh CACHE TREE SUITE LOG [extra qemu args...]
 # TREE (the build tree) is shared read-write over virtio-9p and mounted at
 # the same path in the guest, so libtool's wrappers and absolute paths work.
-# The serial console goes to LOG.  Exit status: the guest suite's, or 98
+# The serial console goes to LOG; kernel messages below KERN_ERR only (LIO
+# logs an error line per odd CDB: iscsi-test-cu's thousands cost tens of
+# seconds through an emulated UART; the suites save dmesg instead).  No
+# CPU vulnerability mitigations in this throwaway guest (retpolines and RSB
+# filling cost emulated instructions).  Exit status: the guest suite's, or 98
 # when the guest never reported one (crash, timeout: FHINT_VM_TIMEOUT s).
 set -uo pipefail
 
@@ -16,6 +20,8 @@ mem=${FHINT_VM_MEM:-3072}
 smp=${FHINT_VM_SMP:-2}
 qemu=${QEMU:-qemu-system-x86_64}
 
+initrd=$cache/initrd.cpio	# check-vm.sh unpacks initrd.zst to it
+[ -f "$initrd" ] || initrd=$cache/initrd.zst
 accel=tcg,thread=multi
 [ -n "${FHINT_VM_KVM:-}" ] && [ -w /dev/kvm ] && accel=kvm
 
@@ -23,8 +29,8 @@ timeout --foreground -k 10 "$timeout_s" "$qemu" \
 	-machine q35 -accel "$accel" -cpu max -smp "$smp" -m "$mem" \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-serial "file:$log" -monitor none \
-	-kernel "$cache/vmlinuz" -initrd "$cache/initrd.zst" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=4 fhint.tree=$tree fhint.suite=$suite" \
+	-kernel "$cache/vmlinuz" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3 mitigations=off fhint.tree=$tree fhint.suite=$suite" \
 	-virtfs "local,path=$tree,mount_tag=tree,security_model=none,id=tree" \
 	-device virtio-rng-pci \
 	"$@" </dev/null

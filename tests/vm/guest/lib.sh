@@ -7,17 +7,26 @@ out=${FHINT_VM_OUT:-$tree/tests/vm/out}
 T_N=0 T_PASS=0 T_FAIL=0 T_SKIP=0
 bin=$tree
 export LD_LIBRARY_PATH=$tree/lib/.libs
-vmtool=$tree/tests/vm/fhint-vmtool
-trim=$tree/sgtools/fhint-trim
-probe=$tree/sgtools/fhint-probe
-fwrite=$tree/sgtools/fhint-write
-fua=$tree/sgtools/fhint-ua
-conform=$tree/tests/conform/fhint-conform
+# fhint's programs: the real binaries libtool keeps in .libs (they find
+# libfhint through LD_LIBRARY_PATH), not its wrapper scripts, whose start
+# costs ~0.4 s under TCG (most of a tool's run here)
+tool() {
+	if [ -x "$tree/$1/.libs/$2" ]; then echo "$tree/$1/.libs/$2"; else echo "$tree/$1/$2"; fi
+}
+vmtool=$(tool tests/vm fhint-vmtool)
+trim=$(tool sgtools fhint-trim)
+probe=$(tool sgtools fhint-probe)
+fwrite=$(tool sgtools fhint-write)
+fua=$(tool sgtools fhint-ua)
+conform=$(tool tests/conform fhint-conform)
 
-log() { echo "# $*"; }
-ok() { T_N=$((T_N + 1)); T_PASS=$((T_PASS + 1)); echo "ok $T_N - $*"; }
-fail() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; }
-skip() { T_N=$((T_N + 1)); T_SKIP=$((T_SKIP + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+# Each result and log line also goes, with the guest's clock, to
+# $T_TIMES (main.sh: $out/SUITE.times): where a suite's time goes.
+t_mark() { [ -z "${T_TIMES:-}" ] || echo "$EPOCHREALTIME $*" >> "$T_TIMES"; }
+log() { echo "# $*"; t_mark "# $*"; }
+ok() { T_N=$((T_N + 1)); T_PASS=$((T_PASS + 1)); echo "ok $T_N - $*"; t_mark "ok $T_N"; }
+fail() { T_N=$((T_N + 1)); T_FAIL=$((T_FAIL + 1)); echo "not ok $T_N - $*"; t_mark "not ok $T_N"; }
+skip() { T_N=$((T_N + 1)); T_SKIP=$((T_SKIP + 1)); echo "ok $T_N - $1 # SKIP $2"; t_mark "skip $T_N"; }
 # check NAME CMD...: ok when CMD succeeds; its output goes to the log.
 check() {
 	local name=$1 o
@@ -75,7 +84,15 @@ wait_for() {	# wait_for SECONDS CMD...
 	return 1
 }
 
+# ua_bound PID: wait until process PID (fhint-ua --uevents) holds a
+# socket (its uevent netlink socket), at most 10 s.
+ua_bound() {
+	wait_for 10 sh -c "ls -l /proc/$1/fd 2>/dev/null | grep -q socket:"
+}
+
 scratch_fs() {	# the host's scratch disk (virtio-blk) as ext4 on /scratch
+	# (a suite after another in the same boot finds it mounted)
+	mountpoint -q /scratch && return 0
 	modprobe -a virtio_blk ext4 2>/dev/null
 	wait_for 10 test -b /dev/vda || return 1
 	mkfs.ext4 -q -F -E nodiscard /dev/vda && mkdir -p /scratch &&
@@ -83,6 +100,9 @@ scratch_fs() {	# the host's scratch disk (virtio-blk) as ext4 on /scratch
 }
 
 start_tcmu() {	# dbus, then tcmu-runner with Debian's handlers + ours
+	# (a suite after another in the same boot: the one running already,
+	# with the earlier suite's backstores, which it leaves alone)
+	TCMU_PID=$(pidof tcmu-runner) && tcmu_on_bus && return 0
 	modprobe -a target_core_mod target_core_user tcm_loop target_core_file \
 		target_core_iblock iscsi_target_mod sd_mod sg 2>/dev/null
 	mkdir -p /run/dbus /etc/rtslib-fb-target/pr /tmp/handlers /var/log

@@ -167,7 +167,7 @@ grep -q '"asc": *42, *"ascq": *9\|"asc":42,"ascq":9\|2A/09' /tmp/ua1.jsonl &&
 	{ fail "fhint-ua saw no 2A/09"; sed 's/^/#   /' /tmp/ua1.jsonl /tmp/ua1.err | head; }
 $fua --uevents --follow --count 1 --interval 500 --output /tmp/ua2.jsonl &
 uap=$!
-sleep 3	# fhint-ua's netlink socket is bound before the event
+ua_bound $uap	# its netlink socket is bound before the event
 echo $((384 << 20)) > "$ua_dir/attrib/dev_size"
 dd if=/dev/$sd0 of=/dev/null bs=4k count=1 iflag=direct status=none
 for _ in $(seq 150); do [ -s /tmp/ua2.jsonl ] && break; sleep 0.2; done
@@ -180,7 +180,7 @@ expect_eq "sd sees the new capacity" "$(blockdev --getsize64 /dev/$sd0)" $((384 
 if [ -n "${sd1:-}" ]; then
 	$fua --uevents --follow --count 1 --interval 500 --output /tmp/ua3.jsonl &
 	uap=$!
-	sleep 3
+	ua_bound $uap
 	echo "fhint/${cfg1/threshold=80/threshold=50}" > $core/user_9/lun1/attrib/dev_config &&
 		ok "reconfig cfgstring threshold 80 -> 50 accepted" || fail "reconfig dev_config"
 	dd if=/dev/$sd1 of=/dev/null bs=4k count=1 iflag=direct status=none
@@ -192,20 +192,23 @@ if [ -n "${sd1:-}" ]; then
 fi
 
 # ---- refused configurations: nothing half-made ---------------------------
-bad_cfg() {	# bad_cfg NAME CFG WHAT
-	local o
-	o=$(tcli "/backstores/user:fhint create name=$1 size=64M cfgstring=$2" "ls /backstores/user:fhint")
-	if echo "$o" | grep -q "o- $1 "; then
-		fail "$3: targetcli made backstore $1"
-	else
-		ok "$3: refused ($(echo "$o" | grep -i 'could not\|error\|fail\|invalid\|refus' | head -1 | sed 's|^/> ||' | tr -d '\r' | cut -c1-110))"
-	fi
-}
-bad_cfg bad1 '/scratch/b1.img?create=1&profile=nosuch' "unknown profile"
-bad_cfg bad2 '/scratch/absent.img' "missing backing file"
+# (one targetcli process for the three: each start costs seconds here)
 cp /scratch/lun0.img.fhint-meta /scratch/other.meta 2>/dev/null
 truncate -s 64M /scratch/other.img
-bad_cfg bad3 '/scratch/other.img?meta=/scratch/other.meta' "metadata of another device"
+o=$(tcli "/backstores/user:fhint create name=bad1 size=64M cfgstring=/scratch/b1.img?create=1&profile=nosuch" \
+	"/backstores/user:fhint create name=bad2 size=64M cfgstring=/scratch/absent.img" \
+	"/backstores/user:fhint create name=bad3 size=64M cfgstring=/scratch/other.img?meta=/scratch/other.meta" \
+	"ls /backstores/user:fhint")
+errs=$(echo "$o" | grep -i 'could not\|error\|fail\|invalid\|refus' | sed 's|^/> ||' | tr -d '\r')
+i=0
+for what in "unknown profile" "missing backing file" "metadata of another device"; do
+	i=$((i + 1))
+	if echo "$o" | grep -q "o- bad$i "; then
+		fail "$what: targetcli made backstore bad$i"
+	else
+		ok "$what: refused ($(echo "$errs" | sed -n "${i}p" | cut -c1-110))"
+	fi
+done
 grep -q "fhint: cannot open" /var/log/tcmu-runner.log &&
 	ok "tcmu-runner's log says why" || fail "no fhint line in tcmu-runner.log"
 
@@ -219,7 +222,7 @@ run_conform $name /dev/$sg0
 rm -f /scratch/stream.log
 $vmtool stream /dev/$sd0 /scratch/stream.log $((128 << 11)) $((64 << 11)) 2>/tmp/stream.err &
 wp=$!
-sleep 6
+sleep 4
 kill -9 $TCMU_PID
 log "tcmu-runner killed after $(wc -l < /scratch/stream.log) durable chunks"
 sleep 1
