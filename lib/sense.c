@@ -867,7 +867,7 @@ enum fhint_ua fhint_ua_queue_next(const struct fhint_ua_queue *q)
 	enum fhint_ua best = FHINT_UA_NONE;
 	int i;
 
-	if (!q)
+	if (!q || !q->pending)
 		return FHINT_UA_NONE;
 	for (i = FHINT_UA_NONE + 1; i < FHINT_UA_COUNT; i++) {
 		if (!(q->pending & (1u << i)))

@@ -185,6 +185,14 @@ static int emu_rw_read(struct emu_req *req)
 	nread = (uint32_t)((want + dev->lbs - 1) / dev->lbs);
 	if (!nread)
 		return 0;
+	if ((uint64_t)nread * dev->lbs <= req->cmd->din_len) {
+		/* whole blocks fit: read straight into the data-in buffer */
+		ret = emu_media_read(dev, c.lba, nread, req->cmd->din,
+				     &req->chk);
+		if (!ret)
+			req->cmd->din_done = (size_t)nread * dev->lbs;
+		return ret;
+	}
 	buf = malloc((size_t)nread * dev->lbs);
 	if (!buf)
 		return rw_nomem(req);

@@ -61,12 +61,26 @@ const struct emu_op *emu_op_next(const struct emu_dev *dev, size_t *i)
 	}
 }
 
+void emu_op_index(struct emu_dev *dev)
+{
+	const struct emu_op *op;
+	size_t i = 0;
+
+	memset(dev->op_index, 0, sizeof(dev->op_index));
+	while ((op = emu_op_next(dev, &i)))
+		if (!dev->op_index[op->opcode])
+			dev->op_index[op->opcode] = op;
+}
+
 const struct emu_op *emu_op_find(const struct emu_dev *dev, uint8_t opcode,
 				 uint16_t sa, bool match_sa)
 {
 	const struct emu_op *op;
 	size_t i = 0;
 
+	/* by operation code alone: the index (one lookup per command) */
+	if (!match_sa)
+		return dev->op_index[opcode];
 	while ((op = emu_op_next(dev, &i)))
 		if (op->opcode == opcode &&
 		    (!match_sa || !(op->flags & (EMU_OP_SA | EMU_OP_SA32)) ||
@@ -304,6 +318,7 @@ int fhint_emu_open(const char *config, struct fhint_emu **out,
 	dev->d_sense = dev->cfg.d_sense;
 	dev->wce = dev->cfg.wce;
 	dev->thin_threshold_armed = true;
+	emu_op_index(dev);
 	emu_ua_all(dev, FHINT_UA_POWER_ON_RESET);
 	*out = (struct fhint_emu *)dev;
 	return 0;
@@ -380,6 +395,7 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 	if (!ret) {
 		cfg.pages_per_block = dev->cfg.pages_per_block;
 		dev->cfg = cfg;
+		emu_op_index(dev);
 	}
 	pthread_mutex_unlock(&dev->lock);
 	return ret;

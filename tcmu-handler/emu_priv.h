@@ -118,6 +118,9 @@ struct emu_dev {
 	bool     thin_threshold_armed;
 
 	struct fhint_emu_stats stats;
+	/* the first operation offered for each operation code (the dispatch
+	 * index; emu_op_index() after open and reconfig) */
+	const struct emu_op *op_index[256];
 	/* NVMe personality: SMART / Health log counters (emu_nvme.c) */
 	uint64_t nvme_read_blocks, nvme_read_cmds, nvme_write_cmds;
 };
@@ -190,6 +193,8 @@ const struct emu_op *emu_op_find(const struct emu_dev *dev, uint8_t opcode,
 				 uint16_t sa, bool match_sa);
 /* Iterate every operation the device offers: *i starts at 0. */
 const struct emu_op *emu_op_next(const struct emu_dev *dev, size_t *i);
+/* (Re)build dev->op_index from the tables and the configuration. */
+void emu_op_index(struct emu_dev *dev);
 
 /*
  * Return data-in: copy min(len, allocation, din_len) bytes of @buf to the
