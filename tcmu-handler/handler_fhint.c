@@ -46,6 +46,12 @@
 struct fhint_tcmu_dev {
 	struct fhint_emu *emu;
 	char config[FHINT_TCMU_CFGMAX];	/* the cfgstring, size= and lbs= set */
+	/* the contiguous copy of a command whose data is in several pieces
+	 * of the TCMU data area, kept at its largest size (handle_cmd runs
+	 * in the device's one command thread): no allocation, page faults
+	 * or zeroing per command */
+	uint8_t *bounce;
+	size_t bounce_len;
 };
 
 /* Does the query part of @config hold an item "KEY=..."? */
@@ -257,6 +263,7 @@ static void fhint_tcmu_close(struct tcmu_device *dev)
 		return;
 	fhint_emu_close(fd->emu);
 	tcmur_dev_set_private(dev, NULL);
+	free(fd->bounce);
 	free(fd);
 }
 
@@ -332,14 +339,41 @@ static size_t cdb_length(const uint8_t *cdb)
 	}
 }
 
-/* Copy @iov without consuming it (tcmu_memcpy_*_iovec advance iov_base). */
-static struct iovec *iov_dup(const struct iovec *iov, size_t cnt)
+/* Gather the @cnt pieces of @iov into @buf. */
+static void iov_gather(uint8_t *buf, const struct iovec *iov, size_t cnt)
 {
-	struct iovec *c = malloc(cnt * sizeof(*c));
+	for (size_t i = 0; i < cnt; i++) {
+		memcpy(buf, iov[i].iov_base, iov[i].iov_len);
+		buf += iov[i].iov_len;
+	}
+}
 
-	if (c)
-		memcpy(c, iov, cnt * sizeof(*c));
-	return c;
+/* Scatter @done bytes of @buf into @iov and zero the rest of it. */
+static void iov_scatter(struct iovec *iov, size_t cnt, const uint8_t *buf,
+			size_t done)
+{
+	for (size_t i = 0; i < cnt; i++) {
+		size_t n = done < iov[i].iov_len ? done : iov[i].iov_len;
+
+		memcpy(iov[i].iov_base, buf, n);
+		memset((uint8_t *)iov[i].iov_base + n, 0, iov[i].iov_len - n);
+		buf += n;
+		done -= n;
+	}
+}
+
+/* The device's bounce buffer, at least @len bytes. */
+static uint8_t *bounce_get(struct fhint_tcmu_dev *fd, size_t len)
+{
+	if (len > fd->bounce_len) {
+		uint8_t *p = realloc(fd->bounce, len);
+
+		if (!p)
+			return NULL;
+		fd->bounce = p;
+		fd->bounce_len = len;
+	}
+	return fd->bounce;
 }
 
 /*
@@ -364,8 +398,7 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
 	struct tcmulib_cmd *cmd = tcmur_cmd->lib_cmd;
 	struct fhint_emu_cmd ec;
-	struct iovec *iov = NULL;
-	uint8_t *dout = NULL, *din = NULL;
+	uint8_t *bounce = NULL;
 	size_t len, slen;
 	int ret, sts;
 
@@ -381,41 +414,34 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 		 * One contiguous piece of the TCMU data area (most I/O): the
 		 * emulator reads Data-Out from it and writes Data-In into it
 		 * directly (it never does both for one command), and the tail
-		 * past din_done is zeroed below, as with the bounce buffers.
+		 * past din_done is zeroed below.
 		 */
 		ec.dout = cmd->iovec[0].iov_base;
-		ec.dout_len = len;
 		ec.din = cmd->iovec[0].iov_base;
-		ec.din_len = len;
 	} else if (len) {
-		iov = iov_dup(cmd->iovec, cmd->iov_cnt);
-		dout = malloc(len);
-		din = calloc(1, len);	/* tail past din_done reads zero */
-		if (!iov || !dout || !din) {
-			sts = TCMU_STS_NO_RESOURCE;
-			goto out;
-		}
-		tcmu_memcpy_from_iovec(dout, len, iov, cmd->iov_cnt);
-		ec.dout = dout;
-		ec.dout_len = len;
-		ec.din = din;
-		ec.din_len = len;
+		/* several pieces: one contiguous copy serves as both */
+		bounce = bounce_get(fd, len);
+		if (!bounce)
+			return TCMU_STS_NO_RESOURCE;
+		iov_gather(bounce, cmd->iovec, cmd->iov_cnt);
+		ec.dout = bounce;
+		ec.din = bounce;
 	}
+	ec.dout_len = len;
+	ec.din_len = len;
 
 	ret = fhint_emu_exec(fd->emu, &ec);
 	if (ret) {
 		tcmu_dev_err(dev, "fhint: exec of opcode 0x%02x failed: %s\n",
 			     cmd->cdb[0], strerror(-ret));
-		sts = TCMU_STS_HW_ERR;
-		goto out;
+		return TCMU_STS_HW_ERR;
 	}
-	if (ec.din_done && !din) {
+	if (ec.din_done && !bounce) {
 		if (ec.din_done < len)
 			memset((uint8_t *)ec.din + ec.din_done, 0,
 			       len - ec.din_done);
 	} else if (ec.din_done) {
-		memcpy(iov, cmd->iovec, cmd->iov_cnt * sizeof(*iov));
-		tcmu_memcpy_into_iovec(iov, cmd->iov_cnt, din, len);
+		iov_scatter(cmd->iovec, cmd->iov_cnt, bounce, ec.din_done);
 	}
 
 	switch (ec.status) {
@@ -448,10 +474,6 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 		sts = TCMU_STS_HW_ERR;
 		break;
 	}
-out:
-	free(iov);
-	free(dout);
-	free(din);
 	return sts;
 }
 
