@@ -22,8 +22,10 @@
  *   inline:    a copy-on-write write workload (a file of F pages on a LUN of
  *              2F pages: every 4 KiB write of a file page goes to a free
  *              LUN page, the old copy becomes garbage) alone, against the
- *              same writes with the old copies deallocated every 64 writes
- *              by one planned multi-range UNMAP (online discard, batched).
+ *              same writes with the old copies deallocated every 256 writes
+ *              by one planned multi-range UNMAP of 256 ranges (the LUN's
+ *              MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT: online discard,
+ *              batched).
  *              Throughput ratio with / without; the FTL's WA of both.
  *
  * Median of REPEATS runs (min and max beside); each run uses a fresh LUN,
@@ -55,7 +57,10 @@
 #define RANGE_LBAS	8u	/* 4 KiB */
 #define SLOT_LBAS	16u	/* ranges at random slots of 8 KiB */
 #define SLOTS_PER_RANGE	4u
-#define BATCH		64u	/* inline: old copies per UNMAP */
+/* inline: old copies per UNMAP = the emulated LUN's MAXIMUM UNMAP BLOCK
+ * DESCRIPTOR COUNT (256 by default): each UNMAP as full as the device
+ * allows, as a file system batching its online discards would send */
+#define BATCH		256u
 #define MAX_REPEATS	32
 
 static double now_s(void)
@@ -432,6 +437,8 @@ static void inline_run(struct inline_result *res, bool trim, int rep,
 		die("calloc", ENOMEM);
 	memset(data, 0x77, sizeof(data));
 	lun_open(&l, dir, (uint64_t)L * 4096, "page=4K&ppb=64");
+	if (l.lim.max_unmap_desc_count < BATCH)
+		die("the LUN takes fewer UNMAP descriptors than BATCH", 0);
 	planner_init(&p, BATCH, &l.lim);
 	/* the file at LUN pages 0..F-1, written once; the rest is free */
 	for (i = 0; i < F; i += 256)

@@ -51,14 +51,19 @@ inl = [r for r in recs if r["part"] == "inline"]
 if inl:
     ratios = [r["write_iops_with_trim"] / r["write_iops"] for r in inl if r["write_iops"]]
     print("\n## Inline trim on the fhint LUN\n")
+    nd = inl[0].get("ranges_per_unmap", 64)
     print("fio 4 KiB random writes (iodepth 16) on the first 256 MiB alone, and")
-    print("while one process sends a 64-range UNMAP (4 KiB ranges) of the written")
-    print("second 256 MiB every 5 ms through SG_IO (fhint-vmtool trimloop):\n")
-    print("| repeat | write IOPS | with trims | UNMAPs meanwhile | ratio |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+    print("while one process (fhint-vmtool trimloop, SG_IO) deallocates random")
+    print("4 KiB ranges of those same 256 MiB, %s ranges per UNMAP (the LUN's" % nd)
+    print("MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT), as many ranges per second as")
+    print("fio wrote blocks alone (a discarding file system's steady state):\n")
+    print("| repeat | write IOPS | with trims | UNMAPs meanwhile | UNMAP every | ratio |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in inl:
-        print("| %d | %.0f | %.0f | %d | %.3f |" % (r["rep"], r["write_iops"],
-              r["write_iops_with_trim"], r["unmaps"], r["write_iops_with_trim"] / r["write_iops"]))
+        print("| %d | %.0f | %.0f | %d | %s | %.3f |" % (r["rep"], r["write_iops"],
+              r["write_iops_with_trim"], r["unmaps"],
+              ("%.1f ms" % (r["period_us"] / 1000)) if "period_us" in r else "5 ms",
+              r["write_iops_with_trim"] / r["write_iops"]))
     print("\nThroughput ratio with / without trims: median %.3f (%s)" % (med(ratios), spread(ratios)))
     out["inline"] = {"runs": inl, "ratio_median": med(ratios), "ratios": ratios}
 json.dump(out, open(sys.argv[2], "w"), indent=1)
