@@ -110,19 +110,15 @@ PY
 # (handler_file_zbc, host-aware, only here: iscsi-test-cu aborts on it,
 # shared/notes/vm-e2e.md)
 # All four at once, each its own initiator (as iscsi-test-cu above).
-cf_pids=
 for l in 0:fhint-iscsi 1:lio-fileio 2:tcmu-qcow 3:tcmu-file_zbc; do
 	lun=${l%%:*} name=${l#*:}
-	( FHINT_ISCSI_INITIATOR=iqn.2026-12.org.fhint:conform-$name \
-		run_conform $name "$url/$lun"
-	  echo $conform_rc > "$out/conform.$name.rc" ) &
-	cf_pids="$cf_pids $!"
+	FHINT_ISCSI_INITIATOR=iqn.2026-12.org.fhint:conform-$name \
+		run_conform_bg $name "$url/$lun"
 done
-wait $cf_pids
+wait $conform_pids
 for l in 0:fhint-iscsi 1:lio-fileio 2:tcmu-qcow 3:tcmu-file_zbc; do
 	lun=${l%%:*} name=${l#*:}
-	conform_rc=$(cat "$out/conform.$name.rc")
-	conform_line=$(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")
+	conform_collect $name
 	r=$conform_rc line=$conform_line
 	case $name in
 	fhint*) [ $r -eq 0 ] && ok "fhint-conform $name: $line" ||

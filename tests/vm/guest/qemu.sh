@@ -32,24 +32,23 @@ sata_sg=$(sg_of "$sata") scsi_sg=$(sg_of "$scsi")
 # ---- fhint-probe: the limits QEMU was started with ----------------------
 pj=$($probe --json /dev/$scsi 2>&1)
 echo "$pj" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("#   scsi-hd B0h:", json.dumps(d.get("block_limits")))' 2>&1
-expect_eq "scsi-hd: MAXIMUM UNMAP LBA COUNT = max_unmap_size 8 MiB" \
-	"$(echo "$pj" | json "d['block_limits']['max_unmap_lba_count'] * 512")" 8388608
-expect_eq "scsi-hd: OPTIMAL UNMAP GRANULARITY = discard_granularity 64 KiB" \
-	"$(echo "$pj" | json "d['block_limits']['opt_unmap_granularity'] * 512")" 65536
-expect_eq "scsi-hd: OPTIMAL TRANSFER LENGTH GRANULARITY = min_io_size 4 KiB" \
-	"$(echo "$pj" | json "d['block_limits']['opt_transfer_length_granularity'] * 512")" 4096
-expect_eq "scsi-hd: OPTIMAL TRANSFER LENGTH = opt_io_size 1 MiB" \
-	"$(echo "$pj" | json "d['block_limits']['opt_transfer_length'] * 512")" 1048576
-expect_eq "scsi-hd: fhint-probe and Linux's sysfs agree" \
-	"$(echo "$pj" | json "len(d['sysfs']['disagreements'])")" 0
+mapfile -t pv < <(echo "$pj" | json "d['block_limits']['max_unmap_lba_count'] * 512" \
+	"d['block_limits']['opt_unmap_granularity'] * 512" \
+	"d['block_limits']['opt_transfer_length_granularity'] * 512" \
+	"d['block_limits']['opt_transfer_length'] * 512" \
+	"len(d['sysfs']['disagreements'])")
+expect_eq "scsi-hd: MAXIMUM UNMAP LBA COUNT = max_unmap_size 8 MiB" "${pv[0]}" 8388608
+expect_eq "scsi-hd: OPTIMAL UNMAP GRANULARITY = discard_granularity 64 KiB" "${pv[1]:-}" 65536
+expect_eq "scsi-hd: OPTIMAL TRANSFER LENGTH GRANULARITY = min_io_size 4 KiB" "${pv[2]:-}" 4096
+expect_eq "scsi-hd: OPTIMAL TRANSFER LENGTH = opt_io_size 1 MiB" "${pv[3]:-}" 1048576
+expect_eq "scsi-hd: fhint-probe and Linux's sysfs agree" "${pv[4]:-}" 0
 nj=$($probe --json /dev/$nvme 2>&1)
 echo "$nj" | sed 's/^/#   /' | grep -E '"(dmrl|dmrsl|dmsl|npdg|npda|lba_bytes|dlfeat|oncs|mdts|wz_deac)"'
-expect_eq "nvme: LBA data size = logical_block_size 4096" \
-	"$(echo "$nj" | json "d.get('nvme', d)['lba_bytes']")" 4096
-expect_eq "nvme: NPDG = discard_granularity 4096 / 4096" \
-	"$(echo "$nj" | json "d.get('nvme', d)['npdg']")" 1
-expect_eq "nvme: ONCS says Dataset Management" \
-	"$(echo "$nj" | json "d.get('nvme', d)['dsm']")" True
+mapfile -t nv < <(echo "$nj" | json "d.get('nvme', d)['lba_bytes']" \
+	"d.get('nvme', d)['npdg']" "d.get('nvme', d)['dsm']")
+expect_eq "nvme: LBA data size = logical_block_size 4096" "${nv[0]}" 4096
+expect_eq "nvme: NPDG = discard_granularity 4096 / 4096" "${nv[1]:-}" 1
+expect_eq "nvme: ONCS says Dataset Management" "${nv[2]:-}" True
 $probe --ata /dev/$sata 2>&1 | sed 's/^/#   /'
 aj=$($probe --json --ata /dev/$sata 2>&1)
 expect_eq "ahci: IDENTIFY word 169 TRIM (through SAT)" \
@@ -64,13 +63,12 @@ for i in range(1000): print("%dK+64K" % (i * 128))' > /tmp/ranges.txt
 for v in nvme sata scsi; do
 	dev=/dev/${!v}
 	img=$v; [ $v = sata ] && img=ahci
-	t0=$(date +%s.%N)
+	t0=$EPOCHREALTIME
 	tj=$($trim --json --force --in /tmp/ranges.txt $dev 2>&1)
-	t1=$(date +%s.%N)
-	n=$(echo "$tj" | json "d['commands_sent']" 2>&1) || $trim -v --dry-run --in /tmp/ranges.txt $dev 2>&1 | head -5 | sed 's/^/#   /'
-
-	m=$(echo "$tj" | json "d['method']" 2>&1)
-	log "$v: fhint-trim $m, $n commands for 1000 ranges, $(python3 -c "print('%.2f' % ($t1 - $t0))") s"
+	t1=$EPOCHREALTIME
+	{ read -r n; read -r m; } < <(echo "$tj" | json "d['commands_sent']" "d['method']" 2>&1) ||
+		$trim -v --dry-run --in /tmp/ranges.txt $dev 2>&1 | head -5 | sed 's/^/#   /'
+	log "$v: fhint-trim $m, $n commands for 1000 ranges, $(( (${t1/./} - ${t0/./}) / 1000 )) ms"
 	case $m in
 	nvme-dsm) want=4 ;;			# 256 ranges per DSM
 	unmap)	# per UNMAP: at most MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT
@@ -133,16 +131,12 @@ done
 
 # ---- fhint-conform against each QEMU device (destructive, whole) --------
 # (the three at once: they wait on QEMU's device models, not on one CPU)
-cf_pids=
 for t in scsi-hd:/dev/$scsi_sg ahci:/dev/$sata_sg nvme:/dev/$nvme; do
-	name=qemu-${t%%:*} dev=${t#*:}
-	( run_conform $name "$dev"; echo $conform_rc > "$out/conform.$name.rc" ) &
-	cf_pids="$cf_pids $!"
+	run_conform_bg qemu-${t%%:*} "${t#*:}"
 done
-wait $cf_pids
+wait $conform_pids
 for name in qemu-scsi-hd qemu-ahci qemu-nvme; do
-	conform_rc=$(cat "$out/conform.$name.rc")
-	conform_line=$(grep '^fhint-conform: [0-9]' "$out/conform.$name.log")
+	conform_collect $name
 	conform_peer $name
 done
 t_summary
