@@ -297,19 +297,24 @@ static int write_all(int fd, const struct iovec *iov, int cnt, uint64_t off)
 	return 0;
 }
 
+/* A record's header @h and CRC trailer @c around @payload. */
+static void rec_frame(uint8_t *h, uint8_t *c, uint16_t type,
+		      const uint8_t *payload, size_t len)
+{
+	rec_hdr(h, type, (uint32_t)len);
+	fhint_put_le32(c, emu_crc32c(emu_crc32c(0, h, EMU_JOURNAL_REC_HDR),
+				     payload, len));
+}
+
 static int put_record(int fd, uint64_t off, uint16_t type,
 		      const uint8_t *payload, size_t len)
 {
 	uint8_t h[EMU_JOURNAL_REC_HDR], c[EMU_JOURNAL_REC_CRC];
 	struct iovec iov[3];
-	uint32_t crc;
 
 	if (len > EMU_JOURNAL_REC_MAX)
 		return -EMSGSIZE;
-	rec_hdr(h, type, (uint32_t)len);
-	crc = emu_crc32c(0, h, sizeof(h));
-	crc = emu_crc32c(crc, payload, len);
-	fhint_put_le32(c, crc);
+	rec_frame(h, c, type, payload, len);
 	iov[0] = (struct iovec){ h, sizeof(h) };
 	iov[1] = (struct iovec){ (void *)payload, len };
 	iov[2] = (struct iovec){ c, sizeof(c) };
@@ -575,30 +580,36 @@ out:
 	return ret;
 }
 
-/* Write the buffered records of a batch with one pwrite. */
-static int batch_flush(struct emu_journal *j)
+/* After a write of @bytes (@recs records) at the end: count it, and
+ * either advance the end or cut off what a failed write left (no partial
+ * record stays behind). */
+static int tail_written(struct emu_journal *j, int ret, uint64_t bytes,
+			uint64_t recs)
 {
-	struct iovec iov;
-	int ret;
-
-	if (!j->blen)
-		return 0;
-	iov = (struct iovec){ j->bbuf, j->blen };
-	ret = write_all(j->fd, &iov, 1, j->end);
 	j->writes++;
 	if (ret) {
-		/* leave no partial record behind; the batch is lost */
-		j->blen = 0;
-		j->brecs = 0;
 		if (ftruncate(j->fd, (off_t)j->end) < 0)
 			return -errno;
 		return ret;
 	}
-	j->end += j->blen;
-	j->appends += j->brecs;
+	j->end += bytes;
+	j->appends += recs;
+	return 0;
+}
+
+/* Write the buffered records of a batch with one pwrite (a failed write
+ * loses the batch). */
+static int batch_flush(struct emu_journal *j)
+{
+	struct iovec iov;
+	uint64_t bytes = j->blen, recs = j->brecs;
+
+	if (!bytes)
+		return 0;
+	iov = (struct iovec){ j->bbuf, j->blen };
 	j->blen = 0;
 	j->brecs = 0;
-	return 0;
+	return tail_written(j, write_all(j->fd, &iov, 1, j->end), bytes, recs);
 }
 
 /* Encode one record (same bytes as put_record) at the end of the batch
@@ -608,7 +619,6 @@ static int batch_add(struct emu_journal *j, uint16_t type,
 {
 	size_t need = EMU_JOURNAL_REC_HDR + len + EMU_JOURNAL_REC_CRC;
 	uint8_t *p;
-	uint32_t crc;
 
 	if (len > EMU_JOURNAL_REC_MAX)
 		return -EMSGSIZE;
@@ -624,11 +634,9 @@ static int batch_add(struct emu_journal *j, uint16_t type,
 		j->bcap = cap;
 	}
 	p = j->bbuf + j->blen;
-	rec_hdr(p, type, (uint32_t)len);
 	if (len)
 		memcpy(p + EMU_JOURNAL_REC_HDR, payload, len);
-	crc = emu_crc32c(0, p, EMU_JOURNAL_REC_HDR + len);
-	fhint_put_le32(p + EMU_JOURNAL_REC_HDR + len, crc);
+	rec_frame(p, p + EMU_JOURNAL_REC_HDR + len, type, payload, len);
 	j->blen += need;
 	j->brecs++;
 	return 0;
@@ -649,16 +657,8 @@ int emu_journal_append(struct emu_journal *j, uint16_t type,
 		return 0;
 	}
 	ret = put_record(j->fd, j->end, type, payload, len);
-	j->writes++;
-	if (ret) {
-		/* leave no partial record behind */
-		if (ftruncate(j->fd, (off_t)j->end) < 0)
-			return -errno;
-		return ret;
-	}
-	j->end += EMU_JOURNAL_REC_HDR + len + EMU_JOURNAL_REC_CRC;
-	j->appends++;
-	return 0;
+	return tail_written(j, ret, EMU_JOURNAL_REC_HDR + len +
+			    EMU_JOURNAL_REC_CRC, 1);
 }
 
 void emu_journal_batch_begin(struct emu_journal *j)
