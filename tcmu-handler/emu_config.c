@@ -386,6 +386,12 @@ static const struct key *key_by_name(const char *name)
 	return NULL;
 }
 
+/* Did the configuration string set key @name (bit of @seen)? */
+static bool key_seen(uint64_t seen, const char *name)
+{
+	return seen >> (key_by_name(name) - keys) & 1;
+}
+
 /*
  * Without ppb=, a small flash LUN would not have the spare erase blocks GC
  * needs (2 free blocks plus 2 open blocks per stream) at 256 pages per
@@ -440,7 +446,7 @@ static int validate(const struct emu_config *c, uint64_t seen,
 		return fail(err, errlen, "perm_streams: %u needs streams > %u "
 			    "(stream 0 takes unhinted writes); streams is %u",
 			    c->perm_streams, c->perm_streams, c->streams);
-	if (!c->nvme && (seen >> (key_by_name("dmrsl") - keys) & 1))
+	if (!c->nvme && key_seen(seen, "dmrsl"))
 		return fail(err, errlen, "dmrsl: needs protocol=nvme");
 	if (c->nvme && c->profile == EMU_PROFILE_SMR_HOST_AWARE)
 		return fail(err, errlen, "protocol: nvme with profile="
@@ -452,7 +458,7 @@ static int validate(const struct emu_config *c, uint64_t seen,
 		return fail(err, errlen, "max_unmap_desc: %u is more than "
 			    "the 256 ranges of a Dataset Management command "
 			    "(protocol=nvme, DMRL)", c->max_unmap_desc);
-	if (c->reclaim && (seen >> (key_by_name("reclaim") - keys) & 1)) {
+	if (c->reclaim && key_seen(seen, "reclaim")) {
 		uint32_t u = c->profile == EMU_PROFILE_FLASH ? c->page_size :
 			     c->lbs;
 
@@ -561,11 +567,11 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 	ret = validate(cfg, seen, err, errlen);
 	/* the default reclaim chunk is at least a page */
 	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&
-	    !(seen >> (key_by_name("reclaim") - keys) & 1) &&
+	    !key_seen(seen, "reclaim") &&
 	    cfg->reclaim < cfg->page_size)
 		cfg->reclaim = cfg->page_size;
 	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&
-	    !(seen >> (key_by_name("ppb") - keys) & 1))
+	    !key_seen(seen, "ppb"))
 		fit_ppb(cfg);
 	return ret;
 }

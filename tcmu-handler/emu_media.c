@@ -383,6 +383,16 @@ static void add_delta(struct emu_media *m, const uint8_t *rec, size_t len)
 	m->ndeltas++;
 }
 
+/* A record could not be written: the journal is behind the model, so the
+ * medium refuses every further change (-EIO), see the spec note. */
+static void journal_broken(struct emu_media *m, int ret)
+{
+	fprintf(stderr, "fhint emu: metadata %s: append failed: %s; the "
+		"medium refuses changes from now on\n", m->meta,
+		strerror(-ret));
+	m->broken = true;
+}
+
 static size_t ckpt_model_len(const struct emu_media *m);
 static int compact(struct emu_media *m);
 static int zero_lbas(struct emu_media *m, uint64_t lba, uint64_t n);
@@ -418,10 +428,7 @@ static int op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 	fhint_put_le64(m->dbuf + 16, nlb);
 	ret = emu_journal_append(m->jr, JR_OP, m->dbuf, m->dlen);
 	if (ret) {
-		fprintf(stderr, "fhint emu: metadata %s: append failed: %s; "
-			"the medium refuses changes from now on\n", m->meta,
-			strerror(-ret));
-		m->broken = true;
+		journal_broken(m, ret);
 		return ret;
 	}
 	m->info.appends++;
@@ -740,6 +747,19 @@ static int reclaim_candidates(struct emu_media *m, uint64_t lba,
 	return 0;
 }
 
+/* Punch a run of free chunks now, or queue it for the batch end.  Out of
+ * memory is no error: the run's stale bytes stay, which no read sees. */
+static int reclaim_run(struct emu_media *m, const struct lrange *run)
+{
+	int r;
+
+	if (!run->n)
+		return 0;
+	r = m->batch ? lrange_add(&m->punch, &m->npunch, &m->pcap, run->lba,
+				  run->n) : zero_lbas(m, run->lba, run->n);
+	return r == -ENOMEM ? 0 : r;
+}
+
 /* After the model deallocated: the candidate chunks that are wholly
  * deallocated now, coalesced, punched at once or at the batch end. */
 static int reclaim_chunks(struct emu_media *m)
@@ -763,26 +783,15 @@ static int reclaim_chunks(struct emu_media *m)
 				run.n += len;
 				continue;
 			}
-			if (run.n) {
-				r = m->batch ? lrange_add(&m->punch,
-						&m->npunch, &m->pcap, run.lba,
-						run.n) : zero_lbas(m, run.lba,
-						run.n);
-				if (r == -ENOMEM)
-					r = 0;	/* stale bytes stay: harmless */
-				if (r && !ret)
-					ret = r;
-			}
+			r = reclaim_run(m, &run);
+			if (r && !ret)
+				ret = r;
 			run = (struct lrange){ cs, len };
 		}
 	}
-	if (run.n) {
-		r = m->batch ? lrange_add(&m->punch, &m->npunch, &m->pcap,
-					  run.lba, run.n) :
-		    zero_lbas(m, run.lba, run.n);
-		if (r && r != -ENOMEM && !ret)
-			ret = r;
-	}
+	r = reclaim_run(m, &run);
+	if (r && !ret)
+		ret = r;
 	m->ncand = 0;
 	return ret;
 }
@@ -800,10 +809,11 @@ static int zero_partial_units(struct emu_media *m, uint64_t lba,
 		ret = zero_lbas(m, lba, (first * m->unit < end ?
 					 first * m->unit : end) - lba);
 	if (!ret && stop >= first && stop * m->unit < end &&
-	    emu_ftl_lookup(m->ftl, (uint32_t)stop, NULL) == 1)
-		ret = zero_lbas(m, stop * m->unit > lba ? stop * m->unit : lba,
-				end - (stop * m->unit > lba ? stop * m->unit :
-				       lba));
+	    emu_ftl_lookup(m->ftl, (uint32_t)stop, NULL) == 1) {
+		uint64_t tail = stop * m->unit > lba ? stop * m->unit : lba;
+
+		ret = zero_lbas(m, tail, end - tail);
+	}
 	return ret;
 }
 
@@ -895,12 +905,8 @@ static int batch_flush(struct emu_media *m, struct fhint_check *chk)
 
 	if (m->jr && !m->broken) {
 		ret = emu_journal_batch_flush(m->jr);
-		if (ret) {
-			fprintf(stderr, "fhint emu: metadata %s: append "
-				"failed: %s; the medium refuses changes from "
-				"now on\n", m->meta, strerror(-ret));
-			m->broken = true;
-		}
+		if (ret)
+			journal_broken(m, ret);
 	}
 	if (m->broken) {
 		m->npunch = 0;
@@ -909,20 +915,14 @@ static int batch_flush(struct emu_media *m, struct fhint_check *chk)
 	/* descriptors in any order: sort, then adjacent chunks of
 	 * different descriptors make one call */
 	if (m->npunch > 1) {
-		size_t k = 0;
+		size_t n = m->npunch;
 
-		qsort(m->punch, m->npunch, sizeof(*m->punch), lrange_cmp);
-		for (size_t i = 1; i < m->npunch; i++) {
-			if (m->punch[k].lba + m->punch[k].n >= m->punch[i].lba) {
-				uint64_t e = m->punch[i].lba + m->punch[i].n;
-
-				if (e > m->punch[k].lba + m->punch[k].n)
-					m->punch[k].n = e - m->punch[k].lba;
-			} else {
-				m->punch[++k] = m->punch[i];
-			}
-		}
-		m->npunch = k + 1;
+		qsort(m->punch, n, sizeof(*m->punch), lrange_cmp);
+		/* in place: the list only shrinks, lrange_add never grows it */
+		m->npunch = 0;
+		for (size_t i = 0; i < n; i++)
+			lrange_add(&m->punch, &m->npunch, &m->pcap,
+				   m->punch[i].lba, m->punch[i].n);
 	}
 	for (size_t i = 0; i < m->npunch; i++) {
 		r = zero_lbas(m, m->punch[i].lba, m->punch[i].n);
@@ -1785,10 +1785,8 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 	}
 	switch (m->profile) {
 	case EMU_PROFILE_FLASH:
+		/* (reclaim: whole pages, emu_config_parse sees to it) */
 		m->unit = cfg->page_size / m->lbs;
-		/* a chunk is whole units */
-		if (m->reclaim && m->reclaim % m->unit)
-			m->reclaim = (m->reclaim / m->unit + 1) * m->unit;
 		ret = make_ftl(cfg, m->nblocks, m->unit, &m->ftl, err, errlen);
 		break;
 	case EMU_PROFILE_SMR_HOST_AWARE:
