@@ -77,8 +77,8 @@ wait $cu_pids	# (not a bare wait: tcmu-runner is a child too)
 for name in fhint lio-fileio tcmu-qcow; do
 	python3 "$tree/tests/vm/guest/cu_parse.py" "$out/iscsi-test-cu.$name.log" \
 		> "$out/iscsi-test-cu.$name.json"
-	# the counts as shell words (the JSON's first three keys)
-	read -r P[$name] F[$name] S[$name] <<< "$(sed -n 's/^{"pass": \([0-9]*\), "fail": \([0-9]*\), "skip": \([0-9]*\).*/\1 \2 \3/p' "$out/iscsi-test-cu.$name.json")"
+	mapfile -t c < <(json "d['pass']" "d['fail']" "d['skip']" < "$out/iscsi-test-cu.$name.json")
+	P[$name]=${c[0]} F[$name]=${c[1]:-} S[$name]=${c[2]:-}
 	log "iscsi-test-cu SCSI $name: ${P[$name]} passed, ${F[$name]} failed, ${S[$name]} skipped"
 done
 log "iscsi-test-cu: the three runs took $(( $(date +%s) - t0 )) s"
