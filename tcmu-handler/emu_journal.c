@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,12 @@ struct emu_journal {
 	uint64_t appends;
 	uint32_t rewrites;
 	uint64_t writes;	/* write system calls of appends */
+	/* the tail window: a shared mapping of [win_off, win_off + win_len),
+	 * allocated past the end, that appends store into (emu_journal.h) */
+	uint8_t *win;
+	uint64_t win_off;
+	size_t win_len;
+	bool no_win;		/* mmap refused: pwritev only */
 	/* group commit (emu_journal_batch_begin): records not yet written */
 	bool batching;
 	uint8_t *bbuf;
@@ -524,8 +531,24 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 		len = fhint_get_le32(r);
 		type = fhint_get_le16(r + 4);
 		if (fhint_get_le16(r + 6) != (uint16_t)emu_crc32c(0, r, 6)) {
-			if (all_zero(r, (size_t)left)) {
-				torn = "zeros";
+			/* to the end of the page that holds the header */
+			uint64_t pg = ((pos + EMU_JOURNAL_REC_HDR - 1) |
+				       (EMU_JOURNAL_PAGE - 1)) + 1 - pos;
+
+			/* a header is stored before its payload: a header
+			 * cut short has nothing but zeros after it */
+			if (all_zero(r + EMU_JOURNAL_REC_HDR,
+				     (size_t)left - EMU_JOURNAL_REC_HDR)) {
+				torn = all_zero(r, EMU_JOURNAL_REC_HDR) ?
+				       "zeros" : "a record header cut short";
+				break;
+			}
+			/* zeros to the end of the page at least: a page of
+			 * the tail window that a power loss left unwritten
+			 * while later ones reached the disk (unsynced
+			 * records, which power loss may lose) */
+			if (pg <= left && all_zero(r, (size_t)pg)) {
+				torn = "a page of zeros (power loss)";
 				break;
 			}
 			ret = seterr(err, errlen, -EBADMSG, "metadata %s: "
@@ -542,7 +565,7 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 		}
 		if (fhint_get_le32(map + end - EMU_JOURNAL_REC_CRC) !=
 		    emu_crc32c(0, r, EMU_JOURNAL_REC_HDR + (size_t)len)) {
-			if (end == size) {
+			if (all_zero(map + end, (size_t)(size - end))) {
 				torn = "a last record with a bad CRC";
 				break;
 			}
@@ -562,7 +585,14 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 		pos = end;
 	}
 	if (torn) {
-		info->torn_bytes = size - pos;
+		/* what is cut: the torn record; the zeros after it (a tail
+		 * window's, or blocks a power loss left unwritten) are cut
+		 * but not counted */
+		uint64_t last = size;
+
+		while (last > pos && !map[last - 1])
+			last--;
+		info->torn_bytes = last - pos;
 		if (ftruncate(j->fd, (off_t)pos) < 0) {
 			ret = seterr(err, errlen, -errno, "metadata %s: cannot "
 				     "cut the torn tail: %s", j->path,
@@ -580,6 +610,94 @@ out:
 	return ret;
 }
 
+/* ---- the tail window ---- */
+
+static void win_drop(struct emu_journal *j)
+{
+	if (j->win)
+		munmap(j->win, j->win_len);
+	j->win = NULL;
+	j->win_len = 0;
+}
+
+/*
+ * Zeros from the end to the end of the window at @off, written (not
+ * fallocated): the blocks are reserved, so a full file system fails this
+ * pwritev and not a later store (SIGBUS), and the pages are in the page
+ * cache, so a store into one costs a minor fault, not an allocation.
+ */
+static int win_fill(struct emu_journal *j, uint64_t off)
+{
+	static const uint8_t zero[65536];
+	uint64_t at = j->end, stop = off + EMU_JOURNAL_WIN;
+	int ret = 0;
+
+	while (!ret && at < stop) {
+		struct iovec iov = { (void *)zero, stop - at < sizeof(zero) ?
+				     (size_t)(stop - at) : sizeof(zero) };
+
+		ret = write_all(j->fd, &iov, 1, at);
+		at += iov.iov_len;
+	}
+	return ret;
+}
+
+/*
+ * Where a record of @need bytes can be stored at the end, in the window;
+ * NULL: write it with pwritev.  A new window is filled with zeros before
+ * it is mapped (win_fill); a fill that fails is cut off again, and the
+ * record goes out with pwritev, which reports the error.
+ */
+static uint8_t *win_room(struct emu_journal *j, size_t need)
+{
+	uint64_t off;
+	void *p;
+
+	if (j->win && j->end >= j->win_off &&
+	    j->end + need <= j->win_off + j->win_len)
+		return j->win + (j->end - j->win_off);
+	if (j->no_win || need > EMU_JOURNAL_WIN / 4)
+		return NULL;
+	win_drop(j);
+	off = j->end & ~((uint64_t)EMU_JOURNAL_WIN_ALIGN - 1);
+	if (win_fill(j, off)) {
+		if (ftruncate(j->fd, (off_t)j->end) < 0)
+			j->no_win = true;
+		return NULL;
+	}
+	p = mmap(NULL, EMU_JOURNAL_WIN, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_POPULATE, j->fd, (off_t)off);
+	if (p == MAP_FAILED) {
+		j->no_win = true;
+		return NULL;
+	}
+	j->win = p;
+	j->win_off = off;
+	j->win_len = EMU_JOURNAL_WIN;
+	return j->win + (j->end - off);
+}
+
+/*
+ * Store one record at @p in the window: header, then payload, then CRC,
+ * in that order (the compiler may not merge or reorder them), so that a
+ * kill at any instruction leaves what replay cuts as a torn tail: a
+ * header cut short followed by zeros, or a whole header whose record
+ * fails its CRC and is followed by zeros.
+ */
+static void win_store(uint8_t *p, uint16_t type, const uint8_t *payload,
+		      size_t len)
+{
+	uint8_t h[EMU_JOURNAL_REC_HDR], c[EMU_JOURNAL_REC_CRC];
+
+	rec_frame(h, c, type, payload, len);
+	memcpy(p, h, sizeof(h));
+	atomic_signal_fence(memory_order_seq_cst);
+	if (len)
+		memcpy(p + EMU_JOURNAL_REC_HDR, payload, len);
+	atomic_signal_fence(memory_order_seq_cst);
+	memcpy(p + EMU_JOURNAL_REC_HDR + len, c, sizeof(c));
+}
+
 /* After a write of @bytes (@recs records) at the end: count it, and
  * either advance the end or cut off what a failed write left (no partial
  * record stays behind). */
@@ -588,6 +706,7 @@ static int tail_written(struct emu_journal *j, int ret, uint64_t bytes,
 {
 	j->writes++;
 	if (ret) {
+		win_drop(j);	/* the file shrinks under it */
 		if (ftruncate(j->fd, (off_t)j->end) < 0)
 			return -errno;
 		return ret;
@@ -656,6 +775,19 @@ int emu_journal_append(struct emu_journal *j, uint16_t type,
 			return batch_flush(j);
 		return 0;
 	}
+	if (len <= EMU_JOURNAL_REC_MAX) {
+		size_t need = EMU_JOURNAL_REC_HDR + len + EMU_JOURNAL_REC_CRC;
+		uint8_t *p = win_room(j, need);
+
+		if (p) {
+			/* in the page cache once stored: as safe from a
+			 * kill as a pwritev, without the system call */
+			win_store(p, type, payload, len);
+			j->end += need;
+			j->appends++;
+			return 0;
+		}
+	}
 	ret = put_record(j->fd, j->end, type, payload, len);
 	return tail_written(j, ret, EMU_JOURNAL_REC_HDR + len +
 			    EMU_JOURNAL_REC_CRC, 1);
@@ -695,6 +827,7 @@ int emu_journal_rewrite(struct emu_journal *j,
 
 	if (fd < 0)
 		return fd;
+	win_drop(j);
 	close(j->fd);
 	j->fd = fd;
 	j->id = *id;
@@ -740,6 +873,14 @@ void emu_journal_close(struct emu_journal *j)
 	if (!j)
 		return;
 	batch_flush(j);		/* a batch left open: write what it has */
+	if (j->win) {
+		/* the unused part of the window goes */
+		win_drop(j);
+		if (ftruncate(j->fd, (off_t)j->end) < 0)
+			fprintf(stderr, "fhint emu: metadata %s: cannot cut "
+				"the unused tail: %s\n", j->path,
+				strerror(errno));
+	}
 	close(j->fd);
 	free(j->bbuf);
 	free(j->path);

@@ -19,10 +19,20 @@
  * checkpoint to PATH.tmp, fsyncs it, renames it over PATH and fsyncs the
  * directory, so a crash leaves either the old or the new journal.
  *
+ * Appends outside a batch store their record into the tail window: a
+ * MAP_SHARED mapping of EMU_JOURNAL_WIN bytes allocated (fallocate) past
+ * the end of the records, header before payload before CRC.  A stored
+ * record is in the page cache, so a kill -9 cannot lose it, as after a
+ * pwritev; fdatasync writes it out as it would.  The file therefore has a
+ * zero-filled tail while open (cut at close, or by replay after a kill).
+ * Where fallocate or mmap is refused, appends use pwritev.
+ *
  * Replay accepts a torn tail (what a crash leaves of the last, never
- * acknowledged record: a record running past the end of the file, a bad
- * header followed only by zeros, or a bad CRC in the last record) and cuts
- * it off; any other damage is -EBADMSG, never a silent reset.
+ * acknowledged record: a record running past the end of the file, a
+ * header followed only by zeros, or a record with a bad CRC followed only
+ * by zeros; what a power loss leaves of unsynced records: a page of zeros
+ * where a record header should start) and cuts it off, with what
+ * follows; any other damage is -EBADMSG, never a silent reset.
  *
  * Internal emulator symbols (emu_journal_*), not part of the libfhint API.
  */
@@ -40,6 +50,9 @@
 #define EMU_JOURNAL_REC_CRC	4	/* CRC32C trailer */
 #define EMU_JOURNAL_REC_MAX	0xfffffff0u	/* payload bytes (< 4 GiB) */
 #define EMU_JOURNAL_UUID_LEN	16
+#define EMU_JOURNAL_WIN		(1u << 20)	/* tail window bytes */
+#define EMU_JOURNAL_WIN_ALIGN	65536		/* its offset's alignment */
+#define EMU_JOURNAL_PAGE	4096	/* unit of writeback (replay) */
 
 /* Who the metadata belongs to: a journal whose header differs in any
  * field is refused (-EBADMSG). */
@@ -67,7 +80,8 @@ struct emu_journal;
 struct emu_journal_info {
 	uint64_t records;		/* records replayed */
 	uint64_t bytes;			/* file bytes after replay */
-	uint64_t torn_bytes;		/* torn tail cut off */
+	uint64_t torn_bytes;		/* torn record cut off (zeros after
+					 * the records are cut, not counted) */
 	uint32_t generation;		/* rewrites since creation */
 };
 

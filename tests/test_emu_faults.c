@@ -560,7 +560,12 @@ static int flt_image(const char *path, const char *saved, long *rec_end)
 		rec_end[n++] = pos;
 	}
 	fclose(f);
-	return n == FLT_OPS + 1 && pos == st.st_size ? (int)st.st_size : -1;
+	/* the kill left the tail window's zeros after the records
+	 * (emu_journal.h): the image is the records alone, so that every
+	 * length and byte the tests below try is one of theirs */
+	if (n != FLT_OPS + 1 || pos > st.st_size || truncate(saved, pos))
+		return -1;
+	return (int)pos;
 }
 
 /* Put the first @len bytes of @saved at @meta, with byte @flip (if >= 0)

@@ -372,8 +372,12 @@ static void do_writes(struct fhint_emu *emu, void *arg)
 }
 
 /* Byte offsets of the records of a journal: fills @off, returns count. */
-static int record_offsets(const char *meta, long *off, int max)
+/* The offsets of the records (at most @max) and, in @end, where they end:
+ * a journal a kill left open has the zeros of its tail window after them
+ * (emu_journal.h). */
+static int record_offsets(const char *meta, long *off, int max, long *end)
 {
+	static const uint8_t zero[EMU_JOURNAL_REC_HDR];
 	FILE *f = fopen(meta, "rb");
 	uint8_t h[EMU_JOURNAL_REC_HDR];
 	long pos = EMU_JOURNAL_HDR_LEN, size = file_size(meta);
@@ -383,13 +387,16 @@ static int record_offsets(const char *meta, long *off, int max)
 		return 0;
 	while (pos + EMU_JOURNAL_REC_HDR <= size && n < max) {
 		fseek(f, pos, SEEK_SET);
-		if (fread(h, 1, sizeof(h), f) != sizeof(h))
+		if (fread(h, 1, sizeof(h), f) != sizeof(h) ||
+		    !memcmp(h, zero, sizeof(h)))
 			break;
 		off[n++] = pos;
 		pos += EMU_JOURNAL_REC_HDR + (long)fhint_get_le32(h) +
 		       EMU_JOURNAL_REC_CRC;
 	}
 	fclose(f);
+	if (end)
+		*end = pos;
 	return n;
 }
 
@@ -403,18 +410,22 @@ static void test_replay_after_crash(void)
 	struct fhint_check chk;
 	uint8_t w[8 * 512], r[8 * 512];
 	char meta[300];
-	long off[100];
+	long off[100], end;
 
 	memset(&chk, 0, sizeof(chk));
 	rm_dev(path);
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
 	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
-	/* header, checkpoint, one record per write */
-	CU_ASSERT_EQUAL(record_offsets(meta, off, 100), 51);
+	/* header, checkpoint, one record per write; after them the zeros of
+	 * the tail window the records were stored into, to its end */
+	CU_ASSERT_EQUAL(record_offsets(meta, off, 100, &end), 51);
+	CU_ASSERT_TRUE(end > EMU_JOURNAL_HDR_LEN);
+	CU_ASSERT_EQUAL(file_size(meta) % EMU_JOURNAL_WIN_ALIGN, 0);
+	CU_ASSERT_TRUE(file_size(meta) >= end + 4096);
 	emu = emu_t_open(cfg_of(path, FLASH, false));
 	emu_media_get_info(dev_of(emu), &info);
 	CU_ASSERT_EQUAL(info.replayed_records, 51);
-	CU_ASSERT_EQUAL(info.torn_bytes, 0);
+	CU_ASSERT_EQUAL(info.torn_bytes, 0);	/* zeros are not torn */
 	CU_ASSERT_EQUAL(info.rewrites, 1);	/* compacted after replay */
 	CU_ASSERT_EQUAL(info.journal_tail, 0);
 	for (int i = 0; i < 50; i++) {
@@ -608,13 +619,16 @@ static void test_compaction_under_load(void)
 	struct fhint_check chk;
 	uint8_t w[8 * 512], r[8 * 512];
 	char meta[300];
+	long off[1000], end;
 
 	memset(&chk, 0, sizeof(chk));
 	rm_dev(path);
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
 	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
-	/* compacted often: the file stays small */
-	CU_ASSERT_TRUE(file_size(meta) < 16384 + 200000);
+	/* compacted often: the records stay few (past them: the zeros of
+	 * the tail window the kill left) */
+	record_offsets(meta, off, 1000, &end);
+	CU_ASSERT_TRUE(end < 16384 + 200000);
 	emu = emu_t_open(cfg_of(path, FLASH, false));
 	emu_media_get_info(dev_of(emu), &info);
 	CU_ASSERT_TRUE(info.replayed_records < 2000 / 4);
@@ -759,7 +773,7 @@ static void test_corrupt_middle_refused(void)
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
 	snprintf(copy, sizeof(copy), "%s.copy", meta);
 	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
-	n = record_offsets(meta, off, 32);
+	n = record_offsets(meta, off, 32, NULL);
 	CU_ASSERT_EQUAL_FATAL(n, 11);
 	CU_ASSERT_EQUAL(copy_file(meta, copy), 0);
 	/* a payload byte of record 5 */
@@ -793,6 +807,8 @@ static void test_corrupt_middle_refused(void)
 	fhint_emu_close(emu);
 }
 
+static void zero_tail(const char *meta, long last, long size);
+
 static void torn_case(const char *path, void (*damage)(const char *meta,
 						       long last, long size))
 {
@@ -802,7 +818,7 @@ static void torn_case(const char *path, void (*damage)(const char *meta,
 	struct fhint_check chk;
 	uint8_t w[8 * 512], r[8 * 512];
 	char meta[300];
-	long off[32];
+	long off[32], end;
 	uint64_t run;
 	int state;
 
@@ -810,11 +826,13 @@ static void torn_case(const char *path, void (*damage)(const char *meta,
 	rm_dev(path);
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
 	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
-	CU_ASSERT_EQUAL_FATAL(record_offsets(meta, off, 32), 11);
-	damage(meta, off[10], file_size(meta));
+	CU_ASSERT_EQUAL_FATAL(record_offsets(meta, off, 32, &end), 11);
+	damage(meta, off[10], end);
 	emu = emu_t_open(cfg_of(path, FLASH, false));
 	emu_media_get_info(dev_of(emu), &info);
-	CU_ASSERT_TRUE(info.torn_bytes > 0);
+	/* a record cut or damaged counts as torn; zeros alone do not */
+	if (damage != zero_tail)
+		CU_ASSERT_TRUE(info.torn_bytes > 0);
 	CU_ASSERT_EQUAL(info.replayed_records, 10);
 	/* writes 0..8 are there; write 9 (never acknowledged) is not */
 	for (int i = 0; i < 9; i++) {
@@ -862,12 +880,83 @@ static void zero_tail(const char *meta, long last, long size)
 	close(fd);
 }
 
+static void zero_range(const char *meta, long from, long to)
+{
+	int fd = open(meta, O_RDWR);
+	uint8_t z[4096] = { 0 };
+
+	CU_ASSERT_FATAL(fd >= 0);
+	for (long at = from; at < to; at += (long)sizeof(z)) {
+		size_t n = to - at < (long)sizeof(z) ? (size_t)(to - at) :
+			   sizeof(z);
+
+		CU_ASSERT_EQUAL(pwrite(fd, z, n, at), (ssize_t)n);
+	}
+	close(fd);
+}
+
+static void header_only(const char *meta, long last, long size)
+{
+	/* a kill right after the header store (emu_journal.c win_store):
+	 * payload and CRC still the window's zeros */
+	zero_range(meta, last + EMU_JOURNAL_REC_HDR, size);
+}
+
+/*
+ * Power loss, not a kill: writeback order is the kernel's, so a page of
+ * the tail window may reach the disk after a later one.  A page of zeros
+ * where a record header starts ends the journal there: the records
+ * before it replay, the unsynced ones after it are lost.
+ */
+static void test_power_loss_zero_page(void)
+{
+	const char *path = tpath("pzero.img");
+	struct writes wr = { .n = 400, .tag = 9 };
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	struct fhint_check chk;
+	uint8_t w[8 * 512], r[8 * 512];
+	char meta[300];
+	long off[500], end, page;
+	int n, k;
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
+	n = record_offsets(meta, off, 500, &end);
+	CU_ASSERT_EQUAL_FATAL(n, 401);
+	/* the first record that starts in the page after the one of record
+	 * 200: zeros from it to the end of its page, records after it kept */
+	page = (off[200] / 4096 + 1) * 4096;
+	for (k = 201; k < n && off[k] < page; k++)
+		;
+	CU_ASSERT_FATAL(k < n - 50);
+	zero_range(meta, off[k], (off[k] / 4096 + 1) * 4096);
+	emu = emu_t_open(cfg_of(path, FLASH, false));
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_EQUAL(info.replayed_records, (uint64_t)k);
+	CU_ASSERT_TRUE(info.torn_bytes > 0);
+	/* writes 0..k-2 (record i+1 is write i) are there */
+	for (int i = 0; i < k - 1; i++) {
+		pattern(w, (uint64_t)i * 8, 8, 9);
+		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
+					       r, &chk), 0);
+		if (memcmp(w, r, sizeof(w))) {
+			CU_FAIL("a write before the zero page is lost");
+			break;
+		}
+	}
+	fhint_emu_close(emu);
+}
+
 static void test_torn_tail_accepted(void)
 {
 	torn_case(tpath("torn1.img"), cut_short);
 	torn_case(tpath("torn2.img"), cut_in_header);
 	torn_case(tpath("torn3.img"), flip_last);
 	torn_case(tpath("torn4.img"), zero_tail);
+	torn_case(tpath("torn5.img"), header_only);
 }
 
 /* ---- import of a data file without metadata ---- */
@@ -1365,6 +1454,8 @@ static CU_TestInfo tests[] = {
 	  test_foreign_metadata_refused },
 	{ "missing data or metadata", test_missing_files },
 	{ "damage before the tail: -EBADMSG", test_corrupt_middle_refused },
+	{ "power loss: a page of zeros in the tail window ends the journal",
+	  test_power_loss_zero_page },
 	{ "torn tail: cut off, the unacknowledged write is lost",
 	  test_torn_tail_accepted },
 	{ "a data file without metadata is imported",
