@@ -234,8 +234,9 @@ int main(int argc, char **argv)
 	CHECK(!strcmp(registered->name,
 		      "fhint LUN (flash/shingle-aware emulator)"));
 	CHECK(registered->cfg_desc && strstr(registered->cfg_desc, "profile"));
-	/* no workers: handle_cmd runs in the device's command thread */
-	CHECK(registered->nr_threads == 0);
+	/* one worker per device: handle_cmd runs on tcmu-runner's work
+	 * queue, one command at a time (the per-device bounce buffer) */
+	CHECK(registered->nr_threads == 1);
 	CHECK(!registered->read && !registered->write && !registered->flush);
 
 	/* check_config: the string targetcli sends, "fhint/" included */
