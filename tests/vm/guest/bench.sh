@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 set -u
 work=$tree/tests/vm/work
-REPS=${FHINT_BENCH_REPS:-3}
+REPS=${FHINT_BENCH_REPS:-6}	# a multiple of 3: each backstore runs first as often
 RUNTIME=${FHINT_BENCH_RUNTIME:-6}
 res=/tmp/bench.jsonl
 : > $res
@@ -59,6 +59,21 @@ for k in fhint fileio qcow ahci scsihd nvme; do
 done
 
 # ---- 1. fio ----------------------------------------------------------------
+# Before every run: the dirty pages of the backing files (ext4 in the guest)
+# go to disk, so that no run pays for the writeback of the one before it.
+settle() { sync; }
+# Where the CPU goes during a run (the guest is CPU-bound under TCG): the
+# guest's idle and busy ticks (/proc/stat) and tcmu-runner's (user +
+# system), as "idle busy runner".
+cpu_ticks() {
+	local p
+	p=$(pidof tcmu-runner)
+	echo "$(awk '/^cpu /{print $5 + $6, $2 + $3 + $4 + $7 + $8}' /proc/stat) $(awk '{print $14 + $15}' /proc/$p/stat)"
+}
+cpu_json() {	# cpu_json "BEFORE" "AFTER" -> JSON fields
+	set -- $1 $2
+	echo "\"idle_ticks\": $(($4 - $1)), \"busy_ticks\": $(($5 - $2)), \"runner_ticks\": $(($6 - $3)), \"hz\": $(getconf CLK_TCK)"
+}
 fio_one() {	# fio_one DEV RW BS DEPTH -> iops bw_bytes
 	fio --name=b --filename=/dev/$1 --rw=$2 --bs=$3 --iodepth=$4 \
 		--ioengine=libaio --direct=1 --size=256M --runtime=$RUNTIME \
@@ -74,15 +89,22 @@ for k in fhint fileio qcow; do
 	[ -n "${DEV[$k]:-}" ] || continue
 	dd if=/dev/zero of=/dev/${DEV[$k]} bs=4M count=64 oflag=direct status=none
 done
+order=(fhint fileio qcow)
 for r in $(seq $REPS); do
 	for w in "randwrite 4k 16" "randread 4k 16" "write 1M 4"; do
 		set -- $w
-		for k in fhint fileio qcow; do	# interleaved: drift hits all alike
+		# interleaved (drift hits all alike), and each repeat starts
+		# with the next backstore: each takes each place as often
+		for k in "${order[@]}"; do
 			[ -n "${DEV[$k]:-}" ] || continue
+			settle
+			c0=$(cpu_ticks)
 			o=$(fio_one ${DEV[$k]} $1 $2 $3)
-			rec "{\"part\": \"fio\", \"target\": \"$k\", \"rw\": \"$1\", \"bs\": \"$2\", \"rep\": $r, \"iops\": ${o% *}, \"bw\": ${o#* }}"
+			c1=$(cpu_ticks)
+			rec "{\"part\": \"fio\", \"target\": \"$k\", \"rw\": \"$1\", \"bs\": \"$2\", \"rep\": $r, \"iops\": ${o% *}, \"bw\": ${o#* }, $(cpu_json "$c0" "$c1")}"
 		done
 	done
+	order=("${order[@]:1}" "${order[0]}")
 done
 ok "fio: $REPS repeats x 3 workloads x 3 backstores"
 fi
@@ -170,18 +192,29 @@ import json, sys; print("%.1f" % json.load(sys.stdin)["jobs"][0]["write"]["iops"
 		json "d['unmaps']" < /tmp/it.json > /tmp/it.count
 	fi
 }
-# (5 repeats by default: the ratio is near 1 and the runs are noisy)
+# The trim rate, from one untimed run of fio alone: as many ranges per
+# second as it writes blocks.
+settle
+a=$(inline 0)
+period=$(python3 -c "print(max(1000, int($ndesc * 1e6 / max($a, 1.0))))")
+# (5 repeats by default: the ratio is near 1 and the runs are noisy; the
+# two variants take turns going first)
 for r in $(seq ${FHINT_BENCH_INLINE_REPS:-5}); do
 	rm -f /tmp/it.count
-	a=$(inline 0)
-	period=$(python3 -c "print(max(1000, int($ndesc * 1e6 / max($a, 1.0))))")
-	inline $period > /tmp/it.iops; b=$(cat /tmp/it.iops)
+	if [ $((r % 2)) -eq 0 ]; then
+		settle; inline $period > /tmp/it.iops
+		settle; a=$(inline 0)
+	else
+		settle; a=$(inline 0)
+		settle; inline $period > /tmp/it.iops
+	fi
+	b=$(cat /tmp/it.iops)
 	t=$(cat /tmp/it.count 2>/dev/null || echo 0)
 	rec "{\"part\": \"inline\", \"rep\": $r, \"write_iops\": $a, \"write_iops_with_trim\": $b, \"unmaps\": $t, \"ranges_per_unmap\": $ndesc, \"period_us\": $period}"
 done
 ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-5} repeats ($ndesc ranges per UNMAP)"
 fi
 
-python3 "$tree/tests/vm/guest/bench_report.py" $res "$out/bench-vm.json" > "$out/bench-vm.md"
+python3 "$tree/tests/vm/guest/bench_report.py" $res "$out/bench-vm.json" $RUNTIME > "$out/bench-vm.md"
 sed 's/^/# /' "$out/bench-vm.md"
 t_summary

@@ -4,6 +4,7 @@
 import json, statistics, sys
 
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+RUNTIME = float(sys.argv[3]) if len(sys.argv) > 3 else 6.0
 out = {"fio": {}, "trim": [], "inline": {}}
 med = statistics.median
 def spread(v): return "%s..%s" % (fmt(min(v)), fmt(max(v)))
@@ -11,27 +12,60 @@ def fmt(x): return "%.0f" % x if x >= 100 else "%.3g" % x
 
 print("## fio through tcm_loop (median of %d, min..max)\n" %
       max([r.get("rep", 1) for r in recs if r["part"] == "fio"] or [0]))
+print("Ratios: of the medians, and in brackets the range of the per-repeat")
+print("ratios (each repeat runs the three backstores back to back).\n")
 print("| workload | fhint | LIO fileio | handler_qcow | fhint / fileio | fhint / qcow |")
 print("| --- | ---: | ---: | ---: | ---: | ---: |")
 for rw, bs, key, unit in (("randwrite", "4k", "iops", "IOPS"),
                           ("randread", "4k", "iops", "IOPS"),
                           ("write", "1M", "bw", "MiB/s")):
-    v = {}
+    v, byrep = {}, {}
     for t in ("fhint", "fileio", "qcow"):
-        xs = [r[key] / (1 << 20) if key == "bw" else r[key] for r in recs
+        rs = [r for r in recs
               if r["part"] == "fio" and r["target"] == t and r["rw"] == rw]
-        v[t] = xs
+        v[t] = [r[key] / (1 << 20) if key == "bw" else r[key] for r in rs]
+        byrep[t] = {r["rep"]: r[key] for r in rs}
     if not v["fhint"]:
         continue
     m = {t: med(x) if x else 0 for t, x in v.items()}
-    ratio = lambda p: ("%.2f" % (m["fhint"] / m[p])) if m[p] else "-"
+    def paired(p):
+        return [byrep["fhint"][k] / byrep[p][k] for k in byrep["fhint"]
+                if byrep[p].get(k)]
+    def ratio(p):
+        if not m[p]:
+            return "-"
+        pr = paired(p)
+        return "%.2f (%.2f..%.2f)" % (m["fhint"] / m[p], min(pr), max(pr))
     cells = ["%s (%s)" % (fmt(m[t]), spread(v[t])) if v[t] else "-"
              for t in ("fhint", "fileio", "qcow")]
     print("| %s %s %s | %s | %s | %s | %s | %s |" % (
         rw, bs, unit, cells[0], cells[1], cells[2], ratio("fileio"), ratio("qcow")))
     out["fio"]["%s_%s" % (rw, bs)] = {"unit": unit, **{t: {"median": m[t], "all": v[t]} for t in v},
         "fhint_over_fileio": m["fhint"] / m["fileio"] if m["fileio"] else None,
-        "fhint_over_qcow": m["fhint"] / m["qcow"] if m["qcow"] else None}
+        "fhint_over_qcow": m["fhint"] / m["qcow"] if m["qcow"] else None,
+        "fhint_over_fileio_per_repeat": paired("fileio"),
+        "fhint_over_qcow_per_repeat": paired("qcow")}
+
+cpu = [r for r in recs if r["part"] == "fio" and "busy_ticks" in r]
+if cpu:
+    print("\nWhere the guest's CPU went (sums over the repeats): the share of")
+    print("its 2 vCPUs idle during the runs, and tcmu-runner's CPU time (user")
+    print("+ system) per I/O:\n")
+    print("| workload | target | guest CPU idle | tcmu-runner per I/O (us) |")
+    print("| --- | --- | ---: | ---: |")
+    for rw, bs in (("randwrite", "4k"), ("randread", "4k"), ("write", "1M")):
+        for t in ("fhint", "fileio", "qcow"):
+            rs = [r for r in cpu if r["target"] == t and r["rw"] == rw]
+            if not rs:
+                continue
+            idle = sum(r["idle_ticks"] for r in rs)
+            busy = sum(r["busy_ticks"] for r in rs)
+            # I/Os: IOPS x (the timed seconds + fio's 1 s ramp), about
+            ios = sum(r["iops"] for r in rs) * (RUNTIME + 1)
+            us = sum(r["runner_ticks"] for r in rs) / rs[0]["hz"] * 1e6 / ios
+            print("| %s %s | %s | %.0f %% | %s |" % (rw, bs, t,
+                  100.0 * idle / max(idle + busy, 1),
+                  "%.0f" % us if t != "fileio" else "- (in the kernel)"))
 
 print("\n## Scattered trim: 10000 ranges of 16 KiB (per-range loops timed on a sample)\n")
 print("| device | tool | ranges | commands | seconds | per range (ms) | vs fhint-trim |")
