@@ -174,7 +174,8 @@ dd if=/dev/urandom of=/dev/$d bs=4M count=64 oflag=direct status=none
 # many ranges (what multi-range inline trim is for).
 ndesc=$($probe --json /dev/$sg | json "d['block_limits']['max_unmap_block_descriptor_count']")
 inline() {	# inline PERIOD_US|0 -> write iops of fio on the first 256 MiB
-	local tp=
+	local tp= c0
+	c0=$(cpu_ticks)
 	if [ "$1" != 0 ]; then
 		# a discarding file system in the steady state: random 4 KiB
 		# ranges of the data fio is writing, as many per second as fio
@@ -191,6 +192,7 @@ import json, sys; print("%.1f" % json.load(sys.stdin)["jobs"][0]["write"]["iops"
 		kill $tp 2>/dev/null; wait $tp 2>/dev/null
 		json "d['unmaps']" < /tmp/it.json > /tmp/it.count
 	fi
+	cpu_json "$c0" "$(cpu_ticks)" > /tmp/it.cpu.$([ "$1" = 0 ] && echo alone || echo trim)
 }
 # The trim rate, from one untimed run of fio alone: as many ranges per
 # second as it writes blocks.
@@ -210,7 +212,7 @@ for r in $(seq ${FHINT_BENCH_INLINE_REPS:-5}); do
 	fi
 	b=$(cat /tmp/it.iops)
 	t=$(cat /tmp/it.count 2>/dev/null || echo 0)
-	rec "{\"part\": \"inline\", \"rep\": $r, \"write_iops\": $a, \"write_iops_with_trim\": $b, \"unmaps\": $t, \"ranges_per_unmap\": $ndesc, \"period_us\": $period}"
+	rec "{\"part\": \"inline\", \"rep\": $r, \"write_iops\": $a, \"write_iops_with_trim\": $b, \"unmaps\": $t, \"ranges_per_unmap\": $ndesc, \"period_us\": $period, \"cpu_alone\": {$(cat /tmp/it.cpu.alone)}, \"cpu_trim\": {$(cat /tmp/it.cpu.trim)}}"
 done
 ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-5} repeats ($ndesc ranges per UNMAP)"
 fi

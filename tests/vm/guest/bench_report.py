@@ -99,5 +99,18 @@ if inl:
               ("%.1f ms" % (r["period_us"] / 1000)) if "period_us" in r else "5 ms",
               r["write_iops_with_trim"] / r["write_iops"]))
     print("\nThroughput ratio with / without trims: median %.3f (%s)" % (med(ratios), spread(ratios)))
+    cr = [r for r in inl if "cpu_alone" in r]
+    if cr:
+        def share(k):
+            i = sum(r[k]["idle_ticks"] for r in cr)
+            return 100.0 * i / max(i + sum(r[k]["busy_ticks"] for r in cr), 1)
+        def per_write(k, iops):
+            t = sum(r[k]["runner_ticks"] for r in cr) / cr[0][k]["hz"]
+            return t * 1e6 / (sum(r[iops] for r in cr) * (RUNTIME + 1))
+        print("\nGuest CPU idle: %.0f %% alone, %.0f %% with trims; tcmu-runner CPU"
+              % (share("cpu_alone"), share("cpu_trim")))
+        print("per write: %.0f us alone, %.0f us with trims (the UNMAPs' share"
+              % (per_write("cpu_alone", "write_iops"), per_write("cpu_trim", "write_iops_with_trim")))
+        print("included).")
     out["inline"] = {"runs": inl, "ratio_median": med(ratios), "ratios": ratios}
 json.dump(out, open(sys.argv[2], "w"), indent=1)
