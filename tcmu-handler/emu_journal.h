@@ -20,12 +20,13 @@
  * directory, so a crash leaves either the old or the new journal.
  *
  * Appends outside a batch store their record into the tail window: a
- * MAP_SHARED mapping of EMU_JOURNAL_WIN bytes allocated (fallocate) past
- * the end of the records, header before payload before CRC.  A stored
- * record is in the page cache, so a kill -9 cannot lose it, as after a
- * pwritev; fdatasync writes it out as it would.  The file therefore has a
- * zero-filled tail while open (cut at close, or by replay after a kill).
- * Where fallocate or mmap is refused, appends use pwritev.
+ * MAP_SHARED mapping of EMU_JOURNAL_WIN bytes past the end of the records,
+ * written full of zeros (pwritev) before it is mapped; header before
+ * payload before CRC.  A stored record is in the page cache, so a kill -9
+ * cannot lose it, as after a pwritev; fdatasync writes it out as it
+ * would.  The file therefore has a zero-filled tail while open (cut at
+ * close, or by replay after a kill).  Where the zero fill or mmap fails,
+ * appends use pwritev (which reports the error).
  *
  * Replay accepts a torn tail (what a crash leaves of the last, never
  * acknowledged record: a record running past the end of the file, a
