@@ -36,7 +36,7 @@ struct emu_journal {
 	uint8_t *win;
 	uint64_t win_off;
 	size_t win_len;
-	bool no_win;		/* mmap refused: pwritev only */
+	bool no_win;		/* fill or mmap failed: pwritev only */
 	/* group commit (emu_journal_batch_begin): records not yet written */
 	bool batching;
 	uint8_t *bbuf;
@@ -645,8 +645,9 @@ static int win_fill(struct emu_journal *j, uint64_t off)
 /*
  * Where a record of @need bytes can be stored at the end, in the window;
  * NULL: write it with pwritev.  A new window is filled with zeros before
- * it is mapped (win_fill); a fill that fails is cut off again, and the
- * record goes out with pwritev, which reports the error.
+ * it is mapped (win_fill); a fill that fails is cut off again, and this
+ * and every later record of the open device go out with pwritev, which
+ * reports an error if the record itself does not fit.
  */
 static uint8_t *win_room(struct emu_journal *j, size_t need)
 {
@@ -661,8 +662,11 @@ static uint8_t *win_room(struct emu_journal *j, size_t need)
 	win_drop(j);
 	off = j->end & ~((uint64_t)EMU_JOURNAL_WIN_ALIGN - 1);
 	if (win_fill(j, off)) {
-		if (ftruncate(j->fd, (off_t)j->end) < 0)
-			j->no_win = true;
+		/* no room (ENOSPC, EFBIG): pwritev from now on, which says
+		 * when the record itself does not fit */
+		j->no_win = true;
+		/* zeros that a failed cut leaves, replay cuts */
+		(void)!ftruncate(j->fd, (off_t)j->end);
 		return NULL;
 	}
 	p = mmap(NULL, EMU_JOURNAL_WIN, PROT_READ | PROT_WRITE,

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -950,6 +951,99 @@ static void test_power_loss_zero_page(void)
 	fhint_emu_close(emu);
 }
 
+/*
+ * The journal cannot grow (RLIMIT_FSIZE: EFBIG, as ENOSPC would): the
+ * tail window's zero fill fails first and appends fall back to pwritev;
+ * when the record itself does not fit, the write fails with MEDIUM ERROR
+ * 03/0C00 and so does every change after it.  Never a SIGBUS; reopened
+ * without the limit, every acknowledged write is there.
+ */
+#define NOROOM	"size=2M&lbs=512&page=4096&ppb=16&op=0.25&streams=1&perm_streams=0"
+#define NOROOM_PAGES	512
+#define NOROOM_LIMIT	(3 << 20)
+
+static void test_journal_cannot_grow(void)
+{
+	const char *path = tpath("noroom.img");
+	struct fhint_emu *emu;
+	struct fhint_check chk;
+	uint8_t w[8 * 512], r[8 * 512];
+	int fds[2], status, acked = -1;
+	pid_t pid;
+
+	memset(&chk, 0, sizeof(chk));
+	rm_dev(path);
+	CU_ASSERT_FATAL(pipe(fds) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { NOROOM_LIMIT, NOROOM_LIMIT };
+		struct fhint_emu *e = NULL;
+		char err[256];
+		int i, ok = 0;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &rl) ||
+		    fhint_emu_open(cfg_of(path, NOROOM, true), &e, err,
+				   sizeof(err)))
+			_exit(2);
+		emu_media_set_compact_limit(dev_of(e), 1ull << 40);
+		for (i = 0; i < 1000000; i++) {
+			pattern(w, (uint64_t)(i % NOROOM_PAGES) * 8, 8,
+				(uint8_t)(i / NOROOM_PAGES));
+			if (emu_media_write(dev_of(e),
+					    (uint64_t)(i % NOROOM_PAGES) * 8, 8,
+					    w, 0, false, &chk))
+				break;
+		}
+		/* the failure, and the next change too: 03/0C00 */
+		ok = i < 1000000 && chk.sense_key == FHINT_SK_MEDIUM_ERROR &&
+		     chk.asc == FHINT_ASC_WRITE_ERROR && chk.ascq == 0;
+		memset(&chk, 0, sizeof(chk));
+		ok = ok && emu_media_write(dev_of(e), 0, 8, w, 0, false,
+					   &chk) != 0 &&
+		     chk.sense_key == FHINT_SK_MEDIUM_ERROR;
+		if (write(fds[1], &i, sizeof(i)) != sizeof(i))
+			_exit(4);
+		_exit(ok ? 0 : 3);
+	}
+	close(fds[1]);
+	CU_ASSERT_EQUAL(read(fds[0], &acked, sizeof(acked)),
+			(ssize_t)sizeof(acked));
+	close(fds[0]);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	/* exited (no SIGBUS), with the expected sense */
+	CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (!WIFEXITED(status))
+		fprintf(stderr, "\n  child killed by signal %d ",
+			WTERMSIG(status));
+	CU_ASSERT_FATAL(acked > NOROOM_PAGES);
+	emu = emu_t_open(cfg_of(path, NOROOM, false));
+	for (int p = 0; p < NOROOM_PAGES; p++) {
+		/* the last acknowledged write of page p; the page of the
+		 * failed write (@acked) may hold its data instead: a WRITE
+		 * that ends in CHECK CONDITION may have written it */
+		int last = acked - 1 - ((acked - 1 - p) % NOROOM_PAGES);
+		bool same;
+
+		pattern(w, (uint64_t)p * 8, 8, (uint8_t)(last / NOROOM_PAGES));
+		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)p * 8, 8,
+					       r, &chk), 0);
+		same = !memcmp(w, r, sizeof(w));
+		if (!same && p == acked % NOROOM_PAGES) {
+			pattern(w, (uint64_t)p * 8, 8,
+				(uint8_t)(acked / NOROOM_PAGES));
+			same = !memcmp(w, r, sizeof(w));
+		}
+		if (!same) {
+			fprintf(stderr, "\n  page %d: not write %d ", p, last);
+			CU_FAIL("an acknowledged write is lost");
+			break;
+		}
+	}
+	fhint_emu_close(emu);
+}
+
 static void test_torn_tail_accepted(void)
 {
 	torn_case(tpath("torn1.img"), cut_short);
@@ -1454,6 +1548,8 @@ static CU_TestInfo tests[] = {
 	  test_foreign_metadata_refused },
 	{ "missing data or metadata", test_missing_files },
 	{ "damage before the tail: -EBADMSG", test_corrupt_middle_refused },
+	{ "journal cannot grow: 03/0C00, no SIGBUS, acknowledged writes kept",
+	  test_journal_cannot_grow },
 	{ "power loss: a page of zeros in the tail window ends the journal",
 	  test_power_loss_zero_page },
 	{ "torn tail: cut off, the unacknowledged write is lost",
