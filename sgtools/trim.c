@@ -302,45 +302,71 @@ static int scsi_clear_ua(struct fhint_dev *dev)
 	return 0;
 }
 
-/*
- * ATA IDENTIFY DEVICE through ATA PASS-THROUGH(16).  @quiet: return -1
- * without a message (the probe of a SAT device that may not answer).
- */
-static int probe_ata(struct trim_run *t, bool quiet)
+/* ATA IDENTIFY DEVICE through ATA PASS-THROUGH (16): why it gave no
+ * limits (a SAT device need not answer). */
+enum ata_probe {
+	ATA_PROBE_OK,
+	ATA_PROBE_ENCODE,	/* the CDB (*ret) */
+	ATA_PROBE_CMD,		/* the command (*ret, *chk) */
+	ATA_PROBE_DATA,		/* IDENTIFY data not decodable */
+	ATA_PROBE_GEOMETRY,	/* it disagrees with READ CAPACITY */
+};
+
+/* The limits IDENTIFY DEVICE gives the device, or why not. */
+static enum ata_probe ata_limits(struct trim_run *t, struct fhint_limits *lim,
+				 int *ret, struct fhint_check *chk)
 {
 	struct fhint_ata_identify id;
 	struct fhint_ata_pt pt;
-	struct fhint_check chk;
-	struct fhint_limits lim;
 	uint8_t cdb[16], buf[512];
-	int ret;
 
 	memset(&pt, 0, sizeof(pt));
+	memset(chk, 0, sizeof(*chk));
 	fhint_ata_pt_identify(&pt);
-	ret = fhint_ata_pt16_encode(cdb, sizeof(cdb), &pt);
-	if (ret < 0)
-		return quiet ? -1 : cli_err(PROG, CLI_EXIT_DEVICE, "ATA IDENTIFY: %s",
+	*ret = fhint_ata_pt16_encode(cdb, sizeof(cdb), &pt);
+	if (*ret < 0)
+		return ATA_PROBE_ENCODE;
+	*ret = fhint_dev_cmd(t->dev, cdb, 16, FHINT_DIR_FROM_DEV, buf,
+			     sizeof(buf), NULL, chk);
+	if (*ret)
+		return ATA_PROBE_CMD;
+	if (fhint_ata_identify_decode(buf, sizeof(buf), &id) < 0 ||
+	    fhint_limits_from_ata(lim, &id) < 0)
+		return ATA_PROBE_DATA;
+	if (lim->logical_block_size != t->lim.logical_block_size ||
+	    lim->capacity != t->lim.capacity)
+		return ATA_PROBE_GEOMETRY;
+	return ATA_PROBE_OK;
+}
+
+/* --method ata-trim: the ATA limits, or a one-line error. */
+static int probe_ata(struct trim_run *t)
+{
+	struct fhint_limits lim;
+	struct fhint_check chk;
+	int ret = 0;
+
+	switch (ata_limits(t, &lim, &ret, &chk)) {
+	case ATA_PROBE_OK:
+		t->lim = lim;
+		return 0;
+	case ATA_PROBE_ENCODE:
+		return cli_err(PROG, CLI_EXIT_DEVICE, "ATA IDENTIFY: %s",
 			       strerror(-ret));
-	ret = fhint_dev_cmd(t->dev, cdb, 16, FHINT_DIR_FROM_DEV, buf,
-			    sizeof(buf), NULL, &chk);
-	if (ret && quiet)
-		return -1;
-	if (ret == -EIO && chk.sense_key == FHINT_SK_ILLEGAL_REQUEST)
-		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-			       "ATA IDENTIFY through SAT refused: not an ATA device (ata-trim needs one)");
-	if (ret)
+	case ATA_PROBE_CMD:
+		if (ret == -EIO && chk.sense_key == FHINT_SK_ILLEGAL_REQUEST)
+			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+				       "ATA IDENTIFY through SAT refused: not an ATA device (ata-trim needs one)");
 		return cli_err_sense(PROG, "ATA PASS-THROUGH(16) IDENTIFY",
 				     ret, &chk);
-	if (fhint_ata_identify_decode(buf, sizeof(buf), &id) < 0 ||
-	    fhint_limits_from_ata(&lim, &id) < 0)
-		return quiet ? -1 : cli_err(PROG, CLI_EXIT_DEVICE,
+	case ATA_PROBE_DATA:
+		return cli_err(PROG, CLI_EXIT_DEVICE,
 			       "ATA IDENTIFY data unusable");
-	if (lim.logical_block_size != t->lim.logical_block_size ||
-	    lim.capacity != t->lim.capacity)
-		return quiet ? -1 : cli_err(PROG, CLI_EXIT_DEVICE,
+	case ATA_PROBE_GEOMETRY:
+	default:
+		return cli_err(PROG, CLI_EXIT_DEVICE,
 			       "ATA IDENTIFY geometry disagrees with READ CAPACITY");
-	t->lim = lim;
-	return 0;
+	}
 }
 
 static int nvme_identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
@@ -435,7 +461,7 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 	sat = fhint_vpd_supported_has(&g->vpd, FHINT_VPD_ATA_INFORMATION);
 	free(g);
 	if (o->method == FHINT_DISCARD_ATA_DSM_TRIM)
-		return probe_ata(t, false);
+		return probe_ata(t);
 	/*
 	 * An ATA device behind a SAT layer (VPD 89h, SAT-4 12.4.2): by
 	 * default DATA SET MANAGEMENT TRIM through ATA PASS-THROUGH, when
@@ -445,12 +471,11 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 	 * not what a user-space tool can send.
 	 */
 	if (o->method < 0 && sat) {
-		struct fhint_limits scsi_lim = t->lim;
+		struct fhint_limits lim;
 
-		if (probe_ata(t, true) < 0 ||
-		    !(t->lim.methods &
-		      FHINT_METHOD_BIT(FHINT_DISCARD_ATA_DSM_TRIM)))
-			t->lim = scsi_lim;
+		if (ata_limits(t, &lim, &ret, &chk) == ATA_PROBE_OK &&
+		    (lim.methods & FHINT_METHOD_BIT(FHINT_DISCARD_ATA_DSM_TRIM)))
+			t->lim = lim;
 	}
 	return 0;
 }
