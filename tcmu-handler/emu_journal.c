@@ -313,6 +313,28 @@ static void rec_frame(uint8_t *h, uint8_t *c, uint16_t type,
 				     payload, len));
 }
 
+/*
+ * Lay one record out at @p (the tail window or the batch buffer): header,
+ * then payload, then CRC, in that order (the compiler may not merge or
+ * reorder them), so that a kill at any instruction while @p is in the
+ * window leaves what replay cuts as a torn tail: a header cut short
+ * followed by zeros, or a whole header whose record fails its CRC and is
+ * followed by zeros.
+ */
+static void rec_store(uint8_t *p, uint16_t type, const uint8_t *payload,
+		      size_t len)
+{
+	uint8_t h[EMU_JOURNAL_REC_HDR], c[EMU_JOURNAL_REC_CRC];
+
+	rec_frame(h, c, type, payload, len);
+	memcpy(p, h, sizeof(h));
+	atomic_signal_fence(memory_order_seq_cst);
+	if (len)
+		memcpy(p + EMU_JOURNAL_REC_HDR, payload, len);
+	atomic_signal_fence(memory_order_seq_cst);
+	memcpy(p + EMU_JOURNAL_REC_HDR + len, c, sizeof(c));
+}
+
 static int put_record(int fd, uint64_t off, uint16_t type,
 		      const uint8_t *payload, size_t len)
 {
@@ -681,27 +703,6 @@ static uint8_t *win_room(struct emu_journal *j, size_t need)
 	return j->win + (j->end - off);
 }
 
-/*
- * Store one record at @p in the window: header, then payload, then CRC,
- * in that order (the compiler may not merge or reorder them), so that a
- * kill at any instruction leaves what replay cuts as a torn tail: a
- * header cut short followed by zeros, or a whole header whose record
- * fails its CRC and is followed by zeros.
- */
-static void win_store(uint8_t *p, uint16_t type, const uint8_t *payload,
-		      size_t len)
-{
-	uint8_t h[EMU_JOURNAL_REC_HDR], c[EMU_JOURNAL_REC_CRC];
-
-	rec_frame(h, c, type, payload, len);
-	memcpy(p, h, sizeof(h));
-	atomic_signal_fence(memory_order_seq_cst);
-	if (len)
-		memcpy(p + EMU_JOURNAL_REC_HDR, payload, len);
-	atomic_signal_fence(memory_order_seq_cst);
-	memcpy(p + EMU_JOURNAL_REC_HDR + len, c, sizeof(c));
-}
-
 /* After a write of @bytes (@recs records) at the end: count it, and
  * either advance the end or cut off what a failed write left (no partial
  * record stays behind). */
@@ -736,7 +737,7 @@ static int batch_flush(struct emu_journal *j)
 }
 
 /* Encode one record (same bytes as put_record) at the end of the batch
- * buffer. */
+ * buffer, as the window holds it. */
 static int batch_add(struct emu_journal *j, uint16_t type,
 		     const uint8_t *payload, size_t len)
 {
@@ -756,10 +757,7 @@ static int batch_add(struct emu_journal *j, uint16_t type,
 		j->bbuf = p;
 		j->bcap = cap;
 	}
-	p = j->bbuf + j->blen;
-	if (len)
-		memcpy(p + EMU_JOURNAL_REC_HDR, payload, len);
-	rec_frame(p, p + EMU_JOURNAL_REC_HDR + len, type, payload, len);
+	rec_store(j->bbuf + j->blen, type, payload, len);
 	j->blen += need;
 	j->brecs++;
 	return 0;
@@ -786,7 +784,7 @@ int emu_journal_append(struct emu_journal *j, uint16_t type,
 		if (p) {
 			/* in the page cache once stored: as safe from a
 			 * kill as a pwritev, without the system call */
-			win_store(p, type, payload, len);
+			rec_store(p, type, payload, len);
 			j->end += need;
 			j->appends++;
 			return 0;
