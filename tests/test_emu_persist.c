@@ -401,6 +401,23 @@ static int record_offsets(const char *meta, long *off, int max, long *end)
 	return n;
 }
 
+/* Writes 0, @step, 2 @step, ... below @n of do_writes (LBA 8i, 8 blocks,
+ * @tag) read back. */
+static void writes_read_back(struct fhint_emu *emu, int n, int step,
+			     uint8_t tag)
+{
+	struct fhint_check chk;
+	uint8_t w[8 * 512], r[8 * 512];
+
+	memset(&chk, 0, sizeof(chk));
+	for (int i = 0; i < n; i += step) {
+		pattern(w, (uint64_t)i * 8, 8, tag);
+		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
+					       r, &chk), 0);
+		CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
+	}
+}
+
 static void test_replay_after_crash(void)
 {
 	const char *path = tpath("crash.img");
@@ -408,12 +425,9 @@ static void test_replay_after_crash(void)
 	struct fhint_emu *emu;
 	struct emu_media_info info;
 	struct fhint_emu_stats st;
-	struct fhint_check chk;
-	uint8_t w[8 * 512], r[8 * 512];
 	char meta[300];
 	long off[100], end;
 
-	memset(&chk, 0, sizeof(chk));
 	rm_dev(path);
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
 	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
@@ -429,12 +443,7 @@ static void test_replay_after_crash(void)
 	CU_ASSERT_EQUAL(info.torn_bytes, 0);	/* zeros are not torn */
 	CU_ASSERT_EQUAL(info.rewrites, 1);	/* compacted after replay */
 	CU_ASSERT_EQUAL(info.journal_tail, 0);
-	for (int i = 0; i < 50; i++) {
-		pattern(w, (uint64_t)i * 8, 8, 3);
-		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
-					       r, &chk), 0);
-		CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
-	}
+	writes_read_back(emu, 50, 1, 3);
 	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
 	CU_ASSERT_EQUAL(st.mapped_blocks, 400);
 	CU_ASSERT_EQUAL(st.host_write_blocks, 400);
@@ -617,12 +626,9 @@ static void test_compaction_under_load(void)
 	struct writes wr = { .n = 2000, .tag = 8, .limit = 16384 };
 	struct fhint_emu *emu;
 	struct emu_media_info info;
-	struct fhint_check chk;
-	uint8_t w[8 * 512], r[8 * 512];
 	char meta[300];
 	long off[1000], end;
 
-	memset(&chk, 0, sizeof(chk));
 	rm_dev(path);
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
 	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
@@ -633,12 +639,7 @@ static void test_compaction_under_load(void)
 	emu = emu_t_open(cfg_of(path, FLASH, false));
 	emu_media_get_info(dev_of(emu), &info);
 	CU_ASSERT_TRUE(info.replayed_records < 2000 / 4);
-	for (int i = 0; i < 2000; i += 37) {
-		pattern(w, (uint64_t)i * 8, 8, 8);
-		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
-					       r, &chk), 0);
-		CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
-	}
+	writes_read_back(emu, 2000, 37, 8);
 	fhint_emu_close(emu);
 }
 
@@ -817,7 +818,7 @@ static void torn_case(const char *path, void (*damage)(const char *meta,
 	struct fhint_emu *emu;
 	struct emu_media_info info;
 	struct fhint_check chk;
-	uint8_t w[8 * 512], r[8 * 512];
+	uint8_t r[8 * 512];
 	char meta[300];
 	long off[32], end;
 	uint64_t run;
@@ -836,12 +837,7 @@ static void torn_case(const char *path, void (*damage)(const char *meta,
 		CU_ASSERT_TRUE(info.torn_bytes > 0);
 	CU_ASSERT_EQUAL(info.replayed_records, 10);
 	/* writes 0..8 are there; write 9 (never acknowledged) is not */
-	for (int i = 0; i < 9; i++) {
-		pattern(w, (uint64_t)i * 8, 8, 6);
-		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
-					       r, &chk), 0);
-		CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);
-	}
+	writes_read_back(emu, 9, 1, 6);
 	CU_ASSERT_EQUAL(emu_media_lba_status(dev_of(emu), 72, 8, &run,
 					     &state), 0);
 	CU_ASSERT_EQUAL(state, EMU_LBA_DEALLOCATED);
@@ -869,18 +865,6 @@ static void flip_last(const char *meta, long last, long size)
 	flip_byte(meta, size - 9);
 }
 
-static void zero_tail(const char *meta, long last, long size)
-{
-	/* what power loss can leave: the last record's blocks as zeros */
-	int fd = open(meta, O_RDWR);
-	uint8_t z[4096] = { 0 };
-
-	CU_ASSERT_EQUAL(pwrite(fd, z, (size_t)(size - last), last),
-			size - last);
-	CU_ASSERT_EQUAL(pwrite(fd, z, sizeof(z), size), (ssize_t)sizeof(z));
-	close(fd);
-}
-
 static void zero_range(const char *meta, long from, long to)
 {
 	int fd = open(meta, O_RDWR);
@@ -896,9 +880,15 @@ static void zero_range(const char *meta, long from, long to)
 	close(fd);
 }
 
+static void zero_tail(const char *meta, long last, long size)
+{
+	/* what power loss can leave: the last record's blocks as zeros */
+	zero_range(meta, last, size + 4096);
+}
+
 static void header_only(const char *meta, long last, long size)
 {
-	/* a kill right after the header store (emu_journal.c win_store):
+	/* a kill right after the header store (emu_journal.c rec_store):
 	 * payload and CRC still the window's zeros */
 	zero_range(meta, last + EMU_JOURNAL_REC_HDR, size);
 }
@@ -915,13 +905,10 @@ static void test_power_loss_zero_page(void)
 	struct writes wr = { .n = 400, .tag = 9 };
 	struct fhint_emu *emu;
 	struct emu_media_info info;
-	struct fhint_check chk;
-	uint8_t w[8 * 512], r[8 * 512];
 	char meta[300];
 	long off[500], end, page;
 	int n, k;
 
-	memset(&chk, 0, sizeof(chk));
 	rm_dev(path);
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
 	crash_child(cfg_of(path, FLASH, true), do_writes, &wr);
@@ -939,15 +926,7 @@ static void test_power_loss_zero_page(void)
 	CU_ASSERT_EQUAL(info.replayed_records, (uint64_t)k);
 	CU_ASSERT_TRUE(info.torn_bytes > 0);
 	/* writes 0..k-2 (record i+1 is write i) are there */
-	for (int i = 0; i < k - 1; i++) {
-		pattern(w, (uint64_t)i * 8, 8, 9);
-		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 8, 8,
-					       r, &chk), 0);
-		if (memcmp(w, r, sizeof(w))) {
-			CU_FAIL("a write before the zero page is lost");
-			break;
-		}
-	}
+	writes_read_back(emu, k - 1, 1, 9);
 	fhint_emu_close(emu);
 }
 
