@@ -132,9 +132,11 @@ static int unmap_param_check(const uint8_t *buf, size_t len,
 		size_t off = FHINT_UNMAP_PARAM_HDR_LEN +
 			     i * FHINT_UNMAP_DESC_LEN;
 
-		ret = scsi_cmds_param_rsvd_bytes(buf, off + 12, off + 16, chk);
-		if (ret)
-			return ret;
+		/* bytes 12-15 reserved: one load, the byte when not zero */
+		if (!fhint_get_be32(buf + off + 12))
+			continue;
+		return scsi_cmds_param_rsvd_bytes(buf, off + 12, off + 16,
+						  chk);
 	}
 	*ndesc = n;
 	return 0;

@@ -14,8 +14,9 @@
  * partial write into a deallocated mapping unit zeroes the rest of the
  * unit first.  So the host file's bytes of deallocated units are never
  * read: deallocation punches holes only by reclaim chunk once a chunk is
- * wholly deallocated (reclaim=0: every unit), and the records of a
- * multi-range command go out in one write (emu_media_batch_*).
+ * wholly deallocated (reclaim=0: every unit), and a multi-range command
+ * is one journal record (OP_UNMAPV) that goes out in one write
+ * (emu_media_batch_*).
  *
  * Design and figures: spec-notes/emulator-media.md.
  */
@@ -46,7 +47,10 @@
 /* JR_OP kinds */
 #define OP_MODEL	0	/* model change only (ZBC OUT, ...) */
 #define OP_WRITE	1
-#define OP_UNMAP	2
+#define OP_UNMAP	2	/* one range (journals before OP_UNMAPV) */
+#define OP_UNMAPV	3	/* a command's ranges: lba = count, nlb = sum */
+
+#define OP_RANGE	16	/* OP_UNMAPV range: lba (8), nlb (8) */
 
 #define OP_HDR		24	/* kind, group, delta len, count, lba, nlb */
 #define CKPT_HDR	552
@@ -91,12 +95,16 @@ struct emu_media {
 	uint64_t compact_limit;
 	uint64_t replay_pos;		/* records seen by replay */
 	bool replay_ckpt;		/* replay saw the checkpoint */
-	/* deallocation: reclaim chunks and group commit */
+	/* deallocation: one record per command, reclaim chunks */
 	uint64_t reclaim;		/* LBAs per chunk; 0: every unit */
 	struct lrange *cand;		/* chunks a deallocation may free */
 	size_t ncand, ccap;
-	struct lrange *punch;		/* LBA ranges to punch at batch end */
+	struct lrange *punch;		/* of those, the ones it freed */
 	size_t npunch, pcap;
+	bool uv_open;			/* an OP_UNMAPV record is being built */
+	struct lrange *uv;		/* its ranges, as the pieces came */
+	size_t nuv, uvcap;
+	uint64_t uv_nlb;		/* the sum of their lengths */
 	int batch;			/* emu_media_batch_begin depth */
 	bool batch_sync;		/* a sync waits for the batch end */
 	uint64_t writes0;		/* journal writes before open */
@@ -697,12 +705,13 @@ int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 /* ---- deallocation ---- */
 
 static int lrange_add(struct lrange **v, size_t *nr, size_t *cap,
-		      uint64_t lba, uint64_t n)
+		      uint64_t lba, uint64_t n, bool merge)
 {
 	struct lrange *p;
 
-	if (*nr && (*v)[*nr - 1].lba + (*v)[*nr - 1].n >= lba) {
-		/* adjacent or overlapping the last one (they come in order) */
+	if (merge && *nr && (*v)[*nr - 1].lba + (*v)[*nr - 1].n >= lba &&
+	    (*v)[*nr - 1].lba <= lba) {
+		/* adjacent to or overlapping the last one */
 		uint64_t e = lba + n, last = (*v)[*nr - 1].lba;
 
 		if (e > last + (*v)[*nr - 1].n)
@@ -722,51 +731,25 @@ static int lrange_add(struct lrange **v, size_t *nr, size_t *cap,
 	return 0;
 }
 
-/* Before the model deallocates [lba, lba+nlb): the reclaim chunks its
- * mapped runs touch (chunks already wholly deallocated are not). */
-static int reclaim_candidates(struct emu_media *m, uint64_t lba,
-			      uint64_t nlb)
+static int lrange_cmp(const void *a, const void *b)
 {
-	uint64_t end = lba + nlb;
+	const struct lrange *x = a, *y = b;
 
-	m->ncand = 0;
-	while (lba < end) {
-		bool mapped;
-		uint64_t n = model_run(m, lba, end - lba, &mapped);
-
-		if (mapped) {
-			uint64_t c0 = lba / m->reclaim;
-			uint64_t c1 = (lba + n - 1) / m->reclaim;
-
-			if (lrange_add(&m->cand, &m->ncand, &m->ccap, c0,
-				       c1 - c0 + 1))
-				return -ENOMEM;
-		}
-		lba += n;
-	}
-	return 0;
+	return x->lba < y->lba ? -1 : x->lba > y->lba;
 }
 
-/* Punch a run of free chunks now, or queue it for the batch end.  Out of
- * memory is no error: the run's stale bytes stay, which no read sees. */
-static int reclaim_run(struct emu_media *m, const struct lrange *run)
-{
-	int r;
-
-	if (!run->n)
-		return 0;
-	r = m->batch ? lrange_add(&m->punch, &m->npunch, &m->pcap, run->lba,
-				  run->n) : zero_lbas(m, run->lba, run->n);
-	return r == -ENOMEM ? 0 : r;
-}
-
-/* After the model deallocated: the candidate chunks that are wholly
- * deallocated now, coalesced, punched at once or at the batch end. */
+/*
+ * After the deallocation records are written: the candidate chunks that
+ * are wholly deallocated now are punched, coalesced.  Candidates come in
+ * any order (the descriptors of one command do) and may repeat; the few
+ * chunks that are free are sorted and merged.  A failed punch leaves stale
+ * bytes that no read reaches; the first error is returned.
+ */
 static int reclaim_chunks(struct emu_media *m)
 {
-	struct lrange run = { 0, 0 };
 	int ret = 0, r;
 
+	m->npunch = 0;
 	for (size_t i = 0; i < m->ncand; i++) {
 		for (uint64_t c = m->cand[i].lba;
 		     c < m->cand[i].lba + m->cand[i].n; c++) {
@@ -779,20 +762,28 @@ static int reclaim_chunks(struct emu_media *m)
 				len = m->nblocks - cs;
 			if (model_run(m, cs, len, &mapped) != len || mapped)
 				continue;
-			if (run.n && run.lba + run.n == cs) {
-				run.n += len;
-				continue;
-			}
-			r = reclaim_run(m, &run);
-			if (r && !ret)
-				ret = r;
-			run = (struct lrange){ cs, len };
+			/* out of memory: not punched (stale bytes stay) */
+			lrange_add(&m->punch, &m->npunch, &m->pcap, cs, len,
+				   true);
 		}
 	}
-	r = reclaim_run(m, &run);
-	if (r && !ret)
-		ret = r;
 	m->ncand = 0;
+	if (m->npunch > 1) {
+		size_t n = m->npunch;
+
+		qsort(m->punch, n, sizeof(*m->punch), lrange_cmp);
+		/* in place: the list only shrinks */
+		m->npunch = 0;
+		for (size_t i = 0; i < n; i++)
+			lrange_add(&m->punch, &m->npunch, &m->pcap,
+				   m->punch[i].lba, m->punch[i].n, true);
+	}
+	for (size_t i = 0; i < m->npunch; i++) {
+		r = zero_lbas(m, m->punch[i].lba, m->punch[i].n);
+		if (r && !ret)
+			ret = r;
+	}
+	m->npunch = 0;
 	return ret;
 }
 
@@ -818,22 +809,70 @@ static int zero_partial_units(struct emu_media *m, uint64_t lba,
 }
 
 /*
- * One deallocation record.  With reclaim chunks (flash, thin): partial
- * units are zeroed first (a crash before the record: mapped blocks that
- * read zeros, an interrupted UNMAP), then the model, the record, and
- * last the chunks wholly deallocated are punched (a crash before that:
- * deallocated blocks whose stale bytes no read reaches).  In a batch the
- * punches wait until the batch's records are written.  reclaim=0 and
- * the shingled profiles: model, every LBA zeroed, then the record.
- * Never deallocated blocks that read old data, nor mapped blocks zeroed
- * that the command did not name.
+ * Write the OP_UNMAPV record being built: the model deltas of its pieces,
+ * then their ranges.  Outside a batch it is appended now; in a batch it
+ * joins the batch's one write.  0, or -errno: the journal is broken.
+ */
+static int uv_commit(struct emu_media *m)
+{
+	uint8_t *p;
+
+	if (!m->uv_open)
+		return 0;
+	m->uv_open = false;
+	if (dbuf_room(m, m->dlen + m->nuv * OP_RANGE)) {
+		m->dbuf_err = -ENOMEM;
+	} else {
+		p = m->dbuf + m->dlen;
+		for (size_t i = 0; i < m->nuv; i++, p += OP_RANGE) {
+			fhint_put_le64(p, m->uv[i].lba);
+			fhint_put_le64(p + 8, m->uv[i].n);
+		}
+		m->dlen += m->nuv * OP_RANGE;
+	}
+	return op_commit(m, OP_UNMAPV, 0, m->nuv, m->uv_nlb);
+}
+
+/* Outside a batch: the record now, then the punches it allows. */
+static int uv_flush(struct emu_media *m, struct fhint_check *chk)
+{
+	int ret;
+
+	if (m->batch)
+		return 0;
+	if (uv_commit(m)) {
+		m->ncand = 0;
+		return refuse_broken(chk);
+	}
+	ret = reclaim_chunks(m);
+	return ret ? io_error(chk, ret, true) : 0;
+}
+
+/* A command's records stay bounded: at most about this many model deltas
+ * (64 Ki TRIM deltas, 768 KiB, plus the erases they cause) or ranges in
+ * one OP_UNMAPV record, whatever the size of the UNMAP. */
+#define UNMAP_PIECE_PAGES	65536
+#define UNMAP_RECORD_RANGES	65536
+
+/*
+ * One piece of a deallocation, added to the command's OP_UNMAPV record.
+ * With reclaim chunks (flash, thin): partial units are zeroed first (a
+ * crash before the record: mapped blocks that read zeros, an interrupted
+ * UNMAP), then the model changes; the chunks the model freed are punched
+ * after the record is written (a crash before that: deallocated blocks
+ * whose stale bytes no read reaches).  reclaim=0 and the shingled
+ * profiles: model, every LBA zeroed, the record.  Never deallocated
+ * blocks that read old data, nor mapped blocks zeroed that the command
+ * did not name.  A model that refuses a piece keeps the record of what
+ * it did change.
  */
 static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		       struct fhint_check *chk)
 {
-	uint64_t end = lba + nlb, first = lba, stop = end;
+	uint64_t end = lba + nlb, first = lba, stop = end, changed = 0;
 	bool chunks = m->reclaim != 0;
-	int ret = 0, zret = 0;
+	uint32_t nd;
+	int ret = 0;
 
 	if (m->ftl) {
 		/* whole pages; the last page, which may reach past the
@@ -841,59 +880,67 @@ static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		first = (lba + m->unit - 1) / m->unit;
 		stop = end == m->nblocks ? (end + m->unit - 1) / m->unit :
 		       end / m->unit;
+		if (chunks && m->unit > 1) {
+			ret = zero_partial_units(m, lba, end, first, stop);
+			if (ret)
+				return io_error(chk, ret, true);
+		}
 	}
-	if (chunks && reclaim_candidates(m, lba, nlb))
-		chunks = false;		/* no memory: punch all as before */
-	if (chunks && m->ftl && m->unit > 1) {
-		zret = zero_partial_units(m, lba, end, first, stop);
-		if (zret)
-			return io_error(chk, zret, true);
+	if (m->uv_open && (m->nuv >= UNMAP_RECORD_RANGES ||
+			   m->ndeltas + (stop > first ? stop - first : 0) >
+			   UNMAP_PIECE_PAGES)) {
+		ret = uv_commit(m);
+		if (ret)
+			return refuse_broken(chk);
 	}
-	op_begin(m);
+	if (!m->uv_open) {
+		op_begin(m);
+		m->uv_open = true;
+		m->nuv = 0;
+		m->uv_nlb = 0;
+	}
+	nd = m->ndeltas;
 	switch (m->profile) {
 	case EMU_PROFILE_FLASH:
 		if (stop > first)
 			ret = emu_ftl_trim(m->ftl, (uint32_t)first,
 					   (uint32_t)(stop - first));
-		if (ret) {
-			op_fail(m);
-			return fhint_check_set(chk, FHINT_SK_HARDWARE_ERROR,
+		if (ret)
+			ret = fhint_check_set(chk, FHINT_SK_HARDWARE_ERROR,
 					FHINT_ASC_INTERNAL_TARGET_FAILURE, 0,
 					-EIO);
-		}
+		/* TRIM deltas (and the erases they cause): pages freed */
+		changed = m->ndeltas - nd;
 		break;
 	case EMU_PROFILE_SMR_HOST_AWARE:
 	case EMU_PROFILE_SMR_DRIVE_MANAGED:
 		ret = emu_smr_unmap(m->smr, lba, nlb, chk);
-		if (ret) {
-			op_fail(m);
-			return ret;
-		}
 		break;
 	default:
-		thin_set(m, lba, nlb, false);
+		changed = thin_set(m, lba, nlb, false);
 		break;
 	}
+	if (ret)
+		return ret;	/* the record keeps the deltas made */
+	if (lrange_add(&m->uv, &m->nuv, &m->uvcap, lba, nlb, false))
+		m->dbuf_err = -ENOMEM;	/* op_commit: broken */
+	m->uv_nlb += nlb;
 	m->unmapped_blocks += nlb;
 	/* every LBA of the range reads zeros now: whole units give their
 	 * space back, partial ones are zeroed and stay mapped */
-	if (!chunks)
-		zret = zero_lbas(m, lba, nlb);
-	ret = op_commit(m, OP_UNMAP, 0, lba, nlb);
-	if (ret)
-		return refuse_broken(chk);
-	if (chunks)
-		zret = reclaim_chunks(m);
-	if (zret)
-		return io_error(chk, zret, true);
+	if (!chunks) {
+		ret = zero_lbas(m, lba, nlb);
+		return ret ? io_error(chk, ret, true) : 0;
+	}
+	if (changed && stop > first) {
+		uint64_t s = m->ftl ? first * m->unit : lba;
+		uint64_t e = m->ftl ? stop * m->unit : end;
+
+		/* out of memory: not punched, stale bytes no read sees */
+		lrange_add(&m->cand, &m->ncand, &m->ccap, s / m->reclaim,
+			   (e - 1) / m->reclaim - s / m->reclaim + 1, true);
+	}
 	return 0;
-}
-
-static int lrange_cmp(const void *a, const void *b)
-{
-	const struct lrange *x = a, *y = b;
-
-	return x->lba < y->lba ? -1 : x->lba > y->lba;
 }
 
 /* Write the batch's records (one system call), then punch what they
@@ -901,35 +948,20 @@ static int lrange_cmp(const void *a, const void *b)
  * (no store change may depend on a record that is not written). */
 static int batch_flush(struct emu_media *m, struct fhint_check *chk)
 {
-	int ret = 0, r;
+	int ret = 0;
 
+	if (uv_commit(m))
+		m->broken = true;
 	if (m->jr && !m->broken) {
 		ret = emu_journal_batch_flush(m->jr);
 		if (ret)
 			journal_broken(m, ret);
 	}
 	if (m->broken) {
-		m->npunch = 0;
+		m->ncand = 0;
 		return refuse_broken(chk);
 	}
-	/* descriptors in any order: sort, then adjacent chunks of
-	 * different descriptors make one call */
-	if (m->npunch > 1) {
-		size_t n = m->npunch;
-
-		qsort(m->punch, n, sizeof(*m->punch), lrange_cmp);
-		/* in place: the list only shrinks, lrange_add never grows it */
-		m->npunch = 0;
-		for (size_t i = 0; i < n; i++)
-			lrange_add(&m->punch, &m->npunch, &m->pcap,
-				   m->punch[i].lba, m->punch[i].n);
-	}
-	for (size_t i = 0; i < m->npunch; i++) {
-		r = zero_lbas(m, m->punch[i].lba, m->punch[i].n);
-		if (r && !ret)
-			ret = r;
-	}
-	m->npunch = 0;
+	ret = reclaim_chunks(m);
 	if (ret)
 		return io_error(chk, ret, true);
 	return 0;
@@ -965,16 +997,12 @@ int emu_media_batch_end(struct emu_dev *dev, struct fhint_check *chk)
 	return ret;
 }
 
-/* Flash pages per deallocation record: at most 64 Ki TRIM deltas (768
- * KiB) plus the erases they cause, whatever the size of the UNMAP. */
-#define UNMAP_PIECE_PAGES	65536
-
 int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 		    bool anchor, struct fhint_check *chk)
 {
 	struct emu_media *m = dev->media;
 	uint64_t end = lba + nlb;
-	int ret;
+	int ret = 0, fret;
 
 	if (lba > m->nblocks || nlb > m->nblocks - lba)
 		return fhint_check_set(chk, FHINT_SK_ILLEGAL_REQUEST,
@@ -992,21 +1020,21 @@ int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 		/* page-aligned pieces */
 		uint64_t step = (uint64_t)UNMAP_PIECE_PAGES * m->unit;
 
-		while (lba < end) {
+		while (lba < end && !ret) {
 			uint64_t stop = (lba / step + 1) * step;
 
 			if (stop > end)
 				stop = end;
 			ret = unmap_piece(m, lba, stop - lba, chk);
-			if (ret)
-				return ret;
 			lba = stop;
 		}
 	} else {
 		ret = unmap_piece(m, lba, nlb, chk);
-		if (ret)
-			return ret;
 	}
+	/* what the model did is recorded, even after a failed piece */
+	fret = uv_flush(m, ret ? NULL : chk);
+	if (ret || fret)
+		return ret ? ret : fret;
 	threshold_check(dev, m);
 	if (!dev->wce) {
 		if (m->batch) {
@@ -1337,12 +1365,42 @@ static int replay_op(struct emu_media *m, const uint8_t *p, size_t len,
 	uint64_t lba = fhint_get_le64(p + 8), nlb = fhint_get_le64(p + 16);
 	uint16_t want = m->ftl ? EMU_FTL_DELTA_LEN :
 			m->smr ? EMU_SMR_DELTA_LEN : 0;
+	uint64_t dbytes = len - OP_HDR, sum = 0;
 	int ret = 0;
 
-	if (kind > OP_UNMAP || group > 63 || dlen != want ||
-	    (uint64_t)count * dlen != len - OP_HDR ||
-	    (!dlen && count) || lba > m->nblocks || nlb > m->nblocks - lba)
+	if (kind > OP_UNMAPV || group > 63 || dlen != want ||
+	    (!dlen && count))
 		return -EINVAL;
+	if (kind == OP_UNMAPV) {
+		/* lba: the count of ranges after the deltas; nlb: their sum */
+		const uint8_t *r;
+
+		if (lba > dbytes / OP_RANGE)
+			return -EINVAL;
+		dbytes -= lba * OP_RANGE;
+		if ((uint64_t)count * dlen != dbytes)
+			return -EINVAL;
+		r = p + OP_HDR + dbytes;
+		for (uint64_t k = 0; k < lba; k++, r += OP_RANGE) {
+			uint64_t a = fhint_get_le64(r), n = fhint_get_le64(r + 8);
+
+			if (a > m->nblocks || n > m->nblocks - a ||
+			    n > UINT64_MAX - sum)
+				return -EINVAL;
+			sum += n;
+		}
+		if (sum != nlb)
+			return -EINVAL;
+		r = p + OP_HDR + dbytes;
+		if (m->profile == EMU_PROFILE_THIN)
+			for (uint64_t k = 0; k < lba; k++, r += OP_RANGE)
+				thin_set(m, fhint_get_le64(r),
+					 fhint_get_le64(r + 8), false);
+		m->unmapped_blocks += nlb;
+	} else if ((uint64_t)count * dlen != dbytes || lba > m->nblocks ||
+		   nlb > m->nblocks - lba) {
+		return -EINVAL;
+	}
 	if (kind == OP_WRITE) {
 		m->host_write_blocks += nlb;
 		m->group_write_blocks[group] += nlb;
@@ -1863,6 +1921,7 @@ void emu_media_close(struct emu_media *m)
 	free(m->dbuf);
 	free(m->cand);
 	free(m->punch);
+	free(m->uv);
 	free(m);
 }
 

@@ -24,6 +24,7 @@
 #include "unit.h"
 #include "emu_test.h"
 #include "emu_priv.h"
+#include "emu_ftl.h"
 #include "emu_journal.h"
 #include "emu_media.h"
 #include "emu_smr.h"
@@ -232,7 +233,7 @@ static void drop(struct snap *s)
 }
 
 /* A mixed workload: sequential and random writes with groups (GC in the
- * flash profile), unmaps, one WRITE SAME. */
+ * flash profile), unmaps alone and three to a command, one WRITE SAME. */
 static void workload(struct fhint_emu *emu, uint64_t seed, int n)
 {
 	struct emu_dev *dev = dev_of(emu);
@@ -252,6 +253,16 @@ static void workload(struct fhint_emu *emu, uint64_t seed, int n)
 		if (r % 11 == 0) {
 			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba, nlb, false,
 							&chk), 0);
+		} else if (r % 13 == 0) {
+			/* one command, three ranges: one record */
+			emu_media_batch_begin(dev);
+			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba + 2 * nlb,
+							nlb, false, &chk), 0);
+			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba / 2, nlb,
+							false, &chk), 0);
+			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba, nlb, false,
+							&chk), 0);
+			CU_ASSERT_EQUAL(emu_media_batch_end(dev, &chk), 0);
 		} else {
 			CU_ASSERT_EQUAL(emu_media_write(dev, lba, nlb, w,
 					(uint8_t)(r % 5), false, &chk), 0);
@@ -536,6 +547,233 @@ static void test_big_unmap_is_pieces(void)
 	CU_ASSERT_EQUAL(st.mapped_blocks, 0);
 	fhint_emu_close(emu);
 	rm_dev(path);
+}
+
+/* The ranges of one deallocating command, in the order it names them:
+ * whole pages, a partial page (zeroed, stays mapped), a range with a
+ * partial head, out of order. */
+static const struct lrange_t {
+	uint64_t lba, nlb;
+} uv_ranges[] = {
+	{ 800, 16 }, { 0, 8 }, { 64, 4 }, { 2040, 8 }, { 100, 20 },
+};
+#define UV_N	(sizeof(uv_ranges) / sizeof(uv_ranges[0]))
+#define UV_NLB	(16 + 8 + 4 + 8 + 20)
+
+static void uv_child(struct fhint_emu *emu, void *arg)
+{
+	struct emu_dev *dev = dev_of(emu);
+	struct fhint_check chk;
+	uint8_t *w = xbuf(2048 * 512);
+
+	(void)arg;
+	memset(&chk, 0, sizeof(chk));
+	pattern(w, 0, 2048, 3);
+	if (emu_media_write(dev, 0, 2048, w, 0, false, &chk))
+		_exit(3);
+	free(w);
+	emu_media_batch_begin(dev);
+	for (size_t i = 0; i < UV_N; i++)
+		if (emu_media_unmap(dev, uv_ranges[i].lba, uv_ranges[i].nlb,
+				    false, &chk))
+			_exit(4);
+	if (emu_media_batch_end(dev, &chk))
+		_exit(5);
+}
+
+/* After replay of uv_child's journal: the ranges read zeros, the rest
+ * the data; the counters. */
+static void uv_replay_check(const char *path)
+{
+	struct fhint_emu *emu = emu_t_open(cfg_of(path, FLASH, false));
+	struct fhint_emu_stats st;
+	struct fhint_check chk;
+	uint8_t *w = xbuf(2048 * 512), *r = xbuf(2048 * 512);
+
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
+	CU_ASSERT_EQUAL(st.unmapped_blocks, UV_NLB);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 2048 - 6 * 8);
+	pattern(w, 0, 2048, 3);
+	for (size_t i = 0; i < UV_N; i++)
+		memset(w + uv_ranges[i].lba * 512, 0, uv_ranges[i].nlb * 512);
+	memset(&chk, 0, sizeof(chk));
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 0, 2048, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, 2048 * 512), 0);
+	/* a clean close compacts: the next open replays the checkpoint */
+	fhint_emu_close(emu);
+	free(w);
+	free(r);
+}
+
+/* Recompute the payload CRC of the record at @off after an edit. */
+static void recrc(const char *meta, long off)
+{
+	int fd = open(meta, O_RDWR);
+	uint8_t h[EMU_JOURNAL_REC_HDR], *b, crc[4];
+	uint32_t n;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(pread(fd, h, sizeof(h), off), (ssize_t)sizeof(h));
+	n = fhint_get_le32(h);
+	b = xbuf(sizeof(h) + n);
+	CU_ASSERT_EQUAL(pread(fd, b, sizeof(h) + n, off),
+			(ssize_t)(sizeof(h) + n));
+	fhint_put_le32(crc, emu_crc32c(0, b, sizeof(h) + n));
+	CU_ASSERT_EQUAL(pwrite(fd, crc, 4, off + (long)sizeof(h) + n), 4);
+	free(b);
+	close(fd);
+}
+
+static void put_le64_at(const char *meta, long off, uint64_t v)
+{
+	int fd = open(meta, O_RDWR);
+	uint8_t b[8];
+
+	CU_ASSERT_FATAL(fd >= 0);
+	fhint_put_le64(b, v);
+	CU_ASSERT_EQUAL(pwrite(fd, b, 8, off), 8);
+	close(fd);
+}
+
+/* Write one journal record (spec-notes/emulator-media.md, "Records") at
+ * @off of @meta; returns the offset after it. */
+static long put_record_at(const char *meta, long off, uint16_t type,
+			  const uint8_t *payload, uint32_t len)
+{
+	int fd = open(meta, O_RDWR);
+	uint8_t *b = xbuf(EMU_JOURNAL_REC_HDR + len + 4);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	fhint_put_le32(b, len);
+	fhint_put_le16(b + 4, type);
+	fhint_put_le16(b + 6, (uint16_t)emu_crc32c(0, b, 6));
+	memcpy(b + EMU_JOURNAL_REC_HDR, payload, len);
+	fhint_put_le32(b + EMU_JOURNAL_REC_HDR + len,
+		       emu_crc32c(0, b, EMU_JOURNAL_REC_HDR + len));
+	CU_ASSERT_EQUAL(pwrite(fd, b, EMU_JOURNAL_REC_HDR + len + 4, off),
+			(ssize_t)(EMU_JOURNAL_REC_HDR + len + 4));
+	free(b);
+	close(fd);
+	return off + EMU_JOURNAL_REC_HDR + (long)len + 4;
+}
+
+/*
+ * The descriptors of one deallocating command are ONE operation record
+ * (spec-notes/emulator-media.md, record type 2, kind 3): kind 3, group 0,
+ * delta length 12, delta count, the count of ranges in the LBA field and
+ * their sum in the NUMBER field, the FTL's deltas, then the ranges (LBA 8,
+ * length 8, little-endian) in the order the command named them.  Replay
+ * after a kill gives the same state; a range past the capacity or a sum
+ * that is not the ranges' is a malformed record (-EBADMSG).
+ */
+static void test_unmap_command_is_one_record(void)
+{
+	const char *path = tpath("uv.img");
+	struct fhint_emu *emu;
+	char meta[300], copy[320], err[512];
+	long off[16], pos, rng;
+	uint8_t p[24 + 16 * 12 + 16 * UV_N];
+	uint32_t len, count;
+	int n;
+
+	rm_dev(path);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	snprintf(copy, sizeof(copy), "%s.copy", meta);
+	crash_child(cfg_of(path, FLASH, true), uv_child, NULL);
+	/* the checkpoint, the write, the UNMAP */
+	n = record_offsets(meta, off, 16, NULL);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	{
+		FILE *f = fopen(meta, "rb");
+		uint8_t h[EMU_JOURNAL_REC_HDR];
+
+		CU_ASSERT_FATAL(f != NULL);
+		fseek(f, off[2], SEEK_SET);
+		CU_ASSERT_EQUAL(fread(h, 1, sizeof(h), f), sizeof(h));
+		len = fhint_get_le32(h);
+		CU_ASSERT_EQUAL(fhint_get_le16(h + 4), 2);	/* OP */
+		CU_ASSERT_FATAL(len <= sizeof(p));
+		CU_ASSERT_EQUAL(fread(p, 1, len, f), len);
+		fclose(f);
+	}
+	CU_ASSERT_EQUAL(p[0], 3);			/* kind: ranges */
+	CU_ASSERT_EQUAL(p[1], 0);			/* group */
+	CU_ASSERT_EQUAL(fhint_get_le16(p + 2), 12);	/* FTL delta */
+	count = fhint_get_le32(p + 4);
+	/* pages 100, 101; 0; (64: partial, none); 255; 13, 14 */
+	CU_ASSERT_EQUAL(count, 6);
+	CU_ASSERT_EQUAL(fhint_get_le64(p + 8), UV_N);
+	CU_ASSERT_EQUAL(fhint_get_le64(p + 16), UV_NLB);
+	CU_ASSERT_EQUAL_FATAL(len, 24 + count * 12 + 16 * UV_N);
+	for (uint32_t i = 0; i < count; i++) {
+		static const uint32_t lp[] = { 100, 101, 0, 255, 13, 14 };
+		struct emu_ftl_delta d;
+
+		CU_ASSERT_EQUAL(emu_ftl_delta_decode(&d, p + 24 + i * 12, 12),
+				12);
+		CU_ASSERT_EQUAL(d.kind, EMU_FTL_D_TRIM);
+		CU_ASSERT_EQUAL(d.lpage, lp[i]);
+	}
+	rng = 24 + (long)count * 12;
+	for (size_t i = 0; i < UV_N; i++) {
+		CU_ASSERT_EQUAL(fhint_get_le64(p + rng + 16 * i),
+				uv_ranges[i].lba);
+		CU_ASSERT_EQUAL(fhint_get_le64(p + rng + 16 * i + 8),
+				uv_ranges[i].nlb);
+	}
+	CU_ASSERT_EQUAL(copy_file(meta, copy), 0);
+
+	/* replay: the ranges read zeros, the rest the data; the second
+	 * time from the same command as journals before kind 3 have it, a
+	 * kind 2 record per range with its deltas (2, 1, 0, 1, 2) */
+	for (int old = 0; old < 2; old++) {
+		if (old) {
+			static const uint32_t per[UV_N] = { 2, 1, 0, 1, 2 };
+			uint8_t q[24 + 2 * 12];
+			long at = off[2];
+
+			CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+			for (size_t i = 0, d = 0; i < UV_N; d += per[i++]) {
+				memset(q, 0, 24);
+				q[0] = 2;
+				fhint_put_le16(q + 2, 12);
+				fhint_put_le32(q + 4, per[i]);
+				fhint_put_le64(q + 8, uv_ranges[i].lba);
+				fhint_put_le64(q + 16, uv_ranges[i].nlb);
+				memcpy(q + 24, p + 24 + d * 12, per[i] * 12);
+				at = put_record_at(meta, at, 2, q,
+						   24 + per[i] * 12);
+			}
+			CU_ASSERT_EQUAL(record_offsets(meta, off, 16, NULL),
+					2 + (int)UV_N);
+		}
+		uv_replay_check(path);
+	}
+
+	/* the second range reaches past the capacity (32768 LBAs) */
+	pos = off[2] + EMU_JOURNAL_REC_HDR;
+	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+	put_le64_at(meta, pos + rng + 16, 32768 - 4);
+	recrc(meta, off[2]);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "malformed operation"));
+	/* the sum is not the ranges' */
+	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+	put_le64_at(meta, pos + 16, UV_NLB + 1);
+	recrc(meta, off[2]);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "malformed operation"));
+	/* more ranges than the record holds */
+	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+	put_le64_at(meta, pos + 8, UV_N + 1);
+	recrc(meta, off[2]);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "malformed operation"));
+	rm_dev(path);
+	unlink(copy);
 }
 
 struct range_writes {
@@ -1521,6 +1759,8 @@ static CU_TestInfo tests[] = {
 	  test_data_without_record_reads_zeros },
 	{ "statistics reset is journaled", test_reset_stats_survives_crash },
 	{ "a huge UNMAP is journaled in pieces", test_big_unmap_is_pieces },
+	{ "a deallocating command is one record: layout, replay, damage",
+	  test_unmap_command_is_one_record },
 	{ "compaction under load keeps the journal bounded",
 	  test_compaction_under_load },
 	{ "metadata of another device or not a journal: -EBADMSG",
