@@ -881,8 +881,13 @@ enum fhint_ua fhint_ua_queue_next(const struct fhint_ua_queue *q)
 
 enum fhint_ua fhint_ua_queue_pop(struct fhint_ua_queue *q, struct fhint_sense *s)
 {
-	enum fhint_ua ua = fhint_ua_queue_next(q);
-	const struct fhint_ua_info *info = fhint_ua_info(ua);
+	enum fhint_ua ua;
+	const struct fhint_ua_info *info;
+
+	if (!q || !q->pending)
+		return FHINT_UA_NONE;	/* every command but a few asks */
+	ua = fhint_ua_queue_next(q);
+	info = fhint_ua_info(ua);
 
 	if (!info)
 		return FHINT_UA_NONE;

@@ -135,8 +135,23 @@ static uint32_t crc32c_hw(uint32_t crc, const uint8_t *p, size_t len)
 		c = __builtin_ia32_crc32di(c, v);
 	}
 	crc = (uint32_t)c;
-	while (len--)
-		crc = __builtin_ia32_crc32qi(crc, *p++);
+	/* the tail (a record header is 6 or 8 bytes): 4, 2, 1 at a time */
+	if (len & 4) {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		crc = __builtin_ia32_crc32si(crc, v);
+		p += 4;
+	}
+	if (len & 2) {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		crc = __builtin_ia32_crc32hi(crc, v);
+		p += 2;
+	}
+	if (len & 1)
+		crc = __builtin_ia32_crc32qi(crc, *p);
 	return crc;
 }
 

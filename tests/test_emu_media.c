@@ -1056,6 +1056,21 @@ static void test_journal_crc32c_check_values(void)
 	for (size_t cut = 0; cut <= 300; cut += 7)
 		CU_ASSERT_EQUAL(emu_crc32c(emu_crc32c(0, b, cut), b + cut,
 					   300 - cut), emu_crc32c(0, b, 300));
+	/* every length and alignment of the 8/4/2/1-byte steps, against
+	 * the bitwise definition (reflected 0x82F63B78, init/xorout ~0) */
+	for (size_t off = 0; off < 8; off++) {
+		for (size_t len = 0; len <= 40; len++) {
+			uint32_t c = ~0u;
+
+			for (size_t i = 0; i < len; i++) {
+				c ^= b[off + i];
+				for (int k = 0; k < 8; k++)
+					c = c & 1 ? (c >> 1) ^ 0x82f63b78u :
+					    c >> 1;
+			}
+			CU_ASSERT_EQUAL(emu_crc32c(0, b + off, len), ~c);
+		}
+	}
 }
 
 static void reclaim_refused(const char *str, const char *want)
