@@ -72,6 +72,10 @@ struct emu_ftl {
 	emu_ftl_delta_fn cb;
 	void *cb_arg;
 	size_t mem;
+	/* emu_ftl_set_region: mapped pages per region of 2^region_shift
+	 * logical pages (the media's reclaim chunks), NULL: none */
+	uint32_t *region;
+	uint32_t region_shift, nregions;
 };
 
 #define NONE EMU_FTL_INVALID
@@ -276,6 +280,8 @@ static void ftl_reset(struct emu_ftl *f)
 	memset(f->st, 0, sizeof(f->st));
 	memset(f->ghost, 0, sizeof(f->ghost));
 	group_map_default(f);
+	if (f->region)
+		memset(f->region, 0, (size_t)f->nregions * sizeof(*f->region));
 }
 
 int emu_ftl_create(const struct emu_ftl_config *cfg, struct emu_ftl **out)
@@ -314,6 +320,8 @@ int emu_ftl_create(const struct emu_ftl_config *cfg, struct emu_ftl **out)
 
 void emu_ftl_destroy(struct emu_ftl *ftl)
 {
+	if (ftl)
+		free(ftl->region);
 	free(ftl);
 }
 
@@ -439,10 +447,13 @@ static void program(struct emu_ftl *f, uint32_t lpage, uint32_t ppage,
 		f->open[log] = b;
 		f->open_count++;
 	}
-	if (old != EMU_FTL_DEALLOC)
+	if (old != EMU_FTL_DEALLOC) {
 		invalidate(f, old);
-	else
+	} else {
 		f->mapped++;
+		if (f->region)
+			f->region[lpage >> f->region_shift]++;
+	}
 	SET_L2P(f, lpage, ppage);
 	SET_P2L(f, ppage, lpage);
 	k->valid++;
@@ -475,6 +486,8 @@ static void trim_page(struct emu_ftl *f, uint32_t lpage, bool replay)
 	invalidate(f, pp);
 	SET_L2P(f, lpage, EMU_FTL_DEALLOC);
 	f->mapped--;
+	if (f->region)
+		f->region[lpage >> f->region_shift]--;
 	f->tot.trimmed++;
 	f->st[log >> 1].trimmed++;
 	emit(f, replay, EMU_FTL_D_TRIM, log, EMU_FTL_NO_GROUP, lpage, pp);
@@ -644,6 +657,53 @@ int emu_ftl_lookup(const struct emu_ftl *ftl, uint32_t lpage,
 	return 1;
 }
 
+/* Count the mapped pages of every region from the L2P table. */
+static void region_rebuild(struct emu_ftl *f)
+{
+	uint32_t l;
+
+	if (!f->region)
+		return;
+	memset(f->region, 0, (size_t)f->nregions * sizeof(*f->region));
+	for (l = 0; l < f->L; l++)
+		if (L2P(f, l) != EMU_FTL_DEALLOC)
+			f->region[l >> f->region_shift]++;
+}
+
+int emu_ftl_set_region(struct emu_ftl *ftl, uint32_t pages)
+{
+	uint32_t shift = 0, n;
+	uint32_t *r;
+
+	free(ftl->region);
+	ftl->region = NULL;
+	ftl->nregions = 0;
+	if (!pages)
+		return 0;
+	if (pages & (pages - 1))
+		return -EINVAL;
+	while ((1u << shift) < pages)
+		shift++;
+	n = (uint32_t)(((uint64_t)ftl->L + pages - 1) >> shift);
+	r = calloc(n ? n : 1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	ftl->region = r;
+	ftl->region_shift = shift;
+	ftl->nregions = n;
+	region_rebuild(ftl);
+	return 0;
+}
+
+int64_t emu_ftl_region_mapped(const struct emu_ftl *ftl, uint32_t region)
+{
+	if (!ftl->region)
+		return -ENOENT;
+	if (region >= ftl->nregions)
+		return -ERANGE;
+	return ftl->region[region];
+}
+
 uint32_t emu_ftl_run(const struct emu_ftl *ftl, uint32_t lpage, uint32_t max,
 		     bool *mapped)
 {
@@ -775,6 +835,15 @@ int emu_ftl_check(const struct emu_ftl *ftl, const char **why)
 	}
 	if (mapped != f->mapped)
 		BAD("mapped page count");
+	for (n = 0; f->region && n < f->nregions; n++) {
+		uint32_t first = n << f->region_shift, cnt = 0;
+
+		for (l = first; l < f->L && l - first < (1u << f->region_shift);
+		     l++)
+			cnt += L2P(f, l) != EMU_FTL_DEALLOC;
+		if (cnt != f->region[n])
+			BAD("mapped page count of a region");
+	}
 	for (b = 0; b < f->nb; b++) {
 		const struct ftl_block *k = &f->blk[b];
 
@@ -1137,6 +1206,7 @@ static int snap_load(struct emu_ftl *f, const uint8_t *q, uint32_t version)
 		f->blk[p / f->ppb].valid++;
 	}
 	f->bmin = 0;
+	region_rebuild(f);
 	return emu_ftl_check(f, NULL) < 0 ? -EBADMSG : 0;
 }
 

@@ -103,6 +103,18 @@ int emu_ftl_lookup(const struct emu_ftl *ftl, uint32_t lpage,
 uint32_t emu_ftl_run(const struct emu_ftl *ftl, uint32_t lpage, uint32_t max,
 		     bool *mapped);
 
+/*
+ * Mapped-page counts by region: @pages logical pages a region (a power of
+ * two; 0 turns counting off), kept by every state change, the replayed
+ * ones included, and rebuilt by a snapshot load.  The media layer's
+ * reclaim chunks: a chunk is wholly deallocated when its count is 0
+ * (emu_media.c), without scanning it.  4 bytes a region.  0, -EINVAL,
+ * -ENOMEM.
+ */
+int emu_ftl_set_region(struct emu_ftl *ftl, uint32_t pages);
+/* Mapped pages of region @region; -ENOENT without regions, -ERANGE. */
+int64_t emu_ftl_region_mapped(const struct emu_ftl *ftl, uint32_t region);
+
 /* Statistics.  Counters are reset by emu_ftl_reset_stats; state is not. */
 struct emu_ftl_stats {
 	uint64_t host_pages;	/* pages written by the host */

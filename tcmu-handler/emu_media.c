@@ -480,15 +480,21 @@ static void smr_punch_empty(struct emu_media *m, uint32_t first,
 static void ftl_delta(void *arg, const struct emu_ftl_delta *d)
 {
 	struct emu_media *m = arg;
-	uint8_t rec[EMU_FTL_DELTA_LEN];
 	bool alone = !m->in_op;
 
 	if (alone)
 		op_begin(m);
-	if (emu_ftl_delta_encode(d, rec, sizeof(rec)) != sizeof(rec))
+	/* encoded in place: every page written or trimmed comes here */
+	if (dbuf_room(m, m->dlen + EMU_FTL_DELTA_LEN)) {
+		m->dbuf_err = -ENOMEM;
+	} else if (emu_ftl_delta_encode(d, m->dbuf + m->dlen,
+					EMU_FTL_DELTA_LEN) !=
+		   EMU_FTL_DELTA_LEN) {
 		m->dbuf_err = -EINVAL;
-	else
-		add_delta(m, rec, sizeof(rec));
+	} else {
+		m->dlen += EMU_FTL_DELTA_LEN;
+		m->ndeltas++;
+	}
 	if (alone)
 		op_commit(m, OP_MODEL, 0, 0, 0);
 }
@@ -747,7 +753,8 @@ static int lrange_cmp(const void *a, const void *b)
  */
 static int reclaim_chunks(struct emu_media *m)
 {
-	int ret = 0, r;
+	int64_t r;
+	int ret = 0, z;
 
 	m->npunch = 0;
 	for (size_t i = 0; i < m->ncand; i++) {
@@ -760,7 +767,13 @@ static int reclaim_chunks(struct emu_media *m)
 				break;
 			if (len > m->nblocks - cs)
 				len = m->nblocks - cs;
-			if (model_run(m, cs, len, &mapped) != len || mapped)
+			/* flash: the FTL counts mapped pages by chunk
+			 * (make_ftl), no scan */
+			r = m->ftl ? emu_ftl_region_mapped(m->ftl, (uint32_t)c)
+				   : -ENOENT;
+			if (r > 0 || (r < 0 && (model_run(m, cs, len,
+							  &mapped) != len ||
+						mapped)))
 				continue;
 			/* out of memory: not punched (stale bytes stay) */
 			lrange_add(&m->punch, &m->npunch, &m->pcap, cs, len,
@@ -779,9 +792,9 @@ static int reclaim_chunks(struct emu_media *m)
 				   m->punch[i].lba, m->punch[i].n, true);
 	}
 	for (size_t i = 0; i < m->npunch; i++) {
-		r = zero_lbas(m, m->punch[i].lba, m->punch[i].n);
-		if (r && !ret)
-			ret = r;
+		z = zero_lbas(m, m->punch[i].lba, m->punch[i].n);
+		if (z && !ret)
+			ret = z;
 	}
 	m->npunch = 0;
 	return ret;
@@ -1506,6 +1519,18 @@ static int make_ftl(const struct emu_config *cfg, uint64_t nblocks,
 			      "per stream; raise op or size, lower ppb)",
 			      fc.logical_pages, cfg->page_size,
 			      cfg->pages_per_block, cfg->spare, cfg->streams);
+	/* the reclaim chunks: mapped pages counted by chunk, so that a
+	 * deallocation finds the chunks it freed without scanning them */
+	if (cfg->reclaim) {
+		ret = emu_ftl_set_region(*out, (uint32_t)(cfg->reclaim /
+							  cfg->page_size));
+		if (ret) {
+			emu_ftl_destroy(*out);
+			*out = NULL;
+			return seterr(err, errlen, ret, "flash: out of memory "
+				      "for the reclaim chunk counters");
+		}
+	}
 	return 0;
 }
 

@@ -926,6 +926,79 @@ static void test_delta_replay(void)
 	emu_ftl_destroy(b);
 }
 
+/* Each region of @pages logical pages: the count the FTL keeps equals
+ * the mapped pages emu_ftl_lookup finds there. */
+static void regions_match(const struct emu_ftl *f, uint32_t pages)
+{
+	uint32_t L = nlogical(f), r, n = (L + pages - 1) / pages;
+
+	for (r = 0; r < n; r++) {
+		int64_t cnt = 0;
+
+		for (uint32_t l = r * pages; l < L && l < (r + 1) * pages; l++)
+			cnt += emu_ftl_lookup(f, l, NULL) == 1;
+		CU_ASSERT_EQUAL(emu_ftl_region_mapped(f, r), cnt);
+	}
+	CU_ASSERT_EQUAL(emu_ftl_region_mapped(f, n), -ERANGE);
+}
+
+/*
+ * Mapped pages counted by region (the emulator's reclaim chunks): kept by
+ * writes, GC moves, trims and erases, by the same changes replayed from
+ * deltas, rebuilt by a snapshot load and when counting is turned on.
+ */
+static void test_region_counts(void)
+{
+	struct emu_ftl *a = mk(96, 16, 0.25, EMU_FTL_GC_GREEDY,
+			       EMU_FTL_GC_DEST_STREAM, 0);
+	struct emu_ftl *b = mk(96, 16, 0.25, EMU_FTL_GC_GREEDY,
+			       EMU_FTL_GC_DEST_STREAM, 0);
+	struct dlog lg = { NULL, 0, 0 };
+	struct emu_ftl_delta e;
+	uint64_t s = 0x7e610;
+	uint8_t *x;
+	size_t n;
+
+	CU_ASSERT_EQUAL(emu_ftl_region_mapped(a, 0), -ENOENT);
+	CU_ASSERT_EQUAL(emu_ftl_set_region(a, 3), -EINVAL);
+	CU_ASSERT_EQUAL(emu_ftl_region_mapped(a, 0), -ENOENT);
+	CU_ASSERT_EQUAL(emu_ftl_set_region(a, 8), 0);
+	regions_match(a, 8);
+	random_ops(a, &s, 3000);	/* writes, trims, GC */
+	check_ok(a);
+	regions_match(a, 8);
+	/* a snapshot load rebuilds them */
+	CU_ASSERT_EQUAL(emu_ftl_set_region(b, 8), 0);
+	x = snap(a, &n);
+	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, x, n), 0);
+	regions_match(b, 8);
+	/* the changes replayed from their deltas keep them */
+	lg.cap = 12 * 400000;
+	lg.buf = malloc(lg.cap);
+	CU_ASSERT_FATAL(lg.buf != NULL);
+	emu_ftl_set_delta_cb(a, log_delta, &lg);
+	random_ops(a, &s, 6000);
+	emu_ftl_set_delta_cb(a, NULL, NULL);
+	for (size_t i = 0; i < lg.n; i += 12) {
+		CU_ASSERT_EQUAL_FATAL(emu_ftl_delta_decode(&e, lg.buf + i, 12),
+				      12);
+		CU_ASSERT_EQUAL_FATAL(emu_ftl_apply(b, &e), 0);
+	}
+	check_ok(b);
+	regions_match(a, 8);
+	regions_match(b, 8);
+	/* turned on late, another size: counted from the mapping */
+	CU_ASSERT_EQUAL(emu_ftl_set_region(b, 32), 0);
+	check_ok(b);
+	regions_match(b, 32);
+	CU_ASSERT_EQUAL(emu_ftl_set_region(b, 0), 0);
+	CU_ASSERT_EQUAL(emu_ftl_region_mapped(b, 0), -ENOENT);
+	free(x);
+	free(lg.buf);
+	emu_ftl_destroy(a);
+	emu_ftl_destroy(b);
+}
+
 static CU_TestInfo tests[] = {
 	{ "Lambert W and the Xiang-Kurkoski WA model (2.36 at sf 0.3)",
 	  test_lambert_w_model },
@@ -950,6 +1023,8 @@ static CU_TestInfo tests[] = {
 	  test_gc_tightest_spare },
 	{ "snapshot -> restore: identical stats, mapping, future",
 	  test_snapshot_restore },
+	{ "mapped pages by region: live, replayed, restored",
+	  test_region_counts },
 	{ "delta journal: raw record, replay reproduces the state",
 	  test_delta_replay },
 	CU_TEST_INFO_NULL,
