@@ -825,25 +825,25 @@ int emu_ftl_check(const struct emu_ftl *ftl, const char **why)
 	uint32_t l, p, b, v, n, mapped = 0, nfree = 0, nopen = 0, nclosed = 0;
 	uint32_t total = 0;
 
-	for (l = 0; l < f->L; l++) {
+	for (l = 0, n = 0; l < f->L; l++) {
+		/* n: the mapped pages of l's region so far */
+		if (f->region && l && !(l & ((1u << f->region_shift) - 1))) {
+			if (n != f->region[(l - 1) >> f->region_shift])
+				BAD("mapped page count of a region");
+			n = 0;
+		}
 		p = L2P(f, l);
 		if (p == EMU_FTL_DEALLOC)
 			continue;
 		if (p >= f->P || P2L(f, p) != l)
 			BAD("L2P entry without matching P2L entry");
 		mapped++;
+		n++;
 	}
+	if (f->region && f->L && n != f->region[(f->L - 1) >> f->region_shift])
+		BAD("mapped page count of a region");
 	if (mapped != f->mapped)
 		BAD("mapped page count");
-	for (n = 0; f->region && n < f->nregions; n++) {
-		uint32_t first = n << f->region_shift, cnt = 0;
-
-		for (l = first; l < f->L && l - first < (1u << f->region_shift);
-		     l++)
-			cnt += L2P(f, l) != EMU_FTL_DEALLOC;
-		if (cnt != f->region[n])
-			BAD("mapped page count of a region");
-	}
 	for (b = 0; b < f->nb; b++) {
 		const struct ftl_block *k = &f->blk[b];
 

@@ -899,8 +899,11 @@ static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 				return io_error(chk, ret, true);
 		}
 	}
+	/* flash: the piece's pages bound its TRIM deltas in advance; the
+	 * other profiles' deltas are few (zones) or none (thin) */
 	if (m->uv_open && (m->nuv >= UNMAP_RECORD_RANGES ||
-			   m->ndeltas + (stop > first ? stop - first : 0) >
+			   m->ndeltas + (m->ftl && stop > first ?
+					 stop - first : 0) >
 			   UNMAP_PIECE_PAGES)) {
 		ret = uv_commit(m);
 		if (ret)
