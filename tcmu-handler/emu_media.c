@@ -480,21 +480,15 @@ static void smr_punch_empty(struct emu_media *m, uint32_t first,
 static void ftl_delta(void *arg, const struct emu_ftl_delta *d)
 {
 	struct emu_media *m = arg;
+	uint8_t rec[EMU_FTL_DELTA_LEN];
 	bool alone = !m->in_op;
 
 	if (alone)
 		op_begin(m);
-	/* encoded in place: every page written or trimmed comes here */
-	if (dbuf_room(m, m->dlen + EMU_FTL_DELTA_LEN)) {
-		m->dbuf_err = -ENOMEM;
-	} else if (emu_ftl_delta_encode(d, m->dbuf + m->dlen,
-					EMU_FTL_DELTA_LEN) !=
-		   EMU_FTL_DELTA_LEN) {
+	if (emu_ftl_delta_encode(d, rec, sizeof(rec)) != sizeof(rec))
 		m->dbuf_err = -EINVAL;
-	} else {
-		m->dlen += EMU_FTL_DELTA_LEN;
-		m->ndeltas++;
-	}
+	else
+		add_delta(m, rec, sizeof(rec));
 	if (alone)
 		op_commit(m, OP_MODEL, 0, 0, 0);
 }
@@ -753,7 +747,6 @@ static int lrange_cmp(const void *a, const void *b)
  */
 static int reclaim_chunks(struct emu_media *m)
 {
-	int64_t r;
 	int ret = 0, z;
 
 	m->npunch = 0;
@@ -768,12 +761,10 @@ static int reclaim_chunks(struct emu_media *m)
 			if (len > m->nblocks - cs)
 				len = m->nblocks - cs;
 			/* flash: the FTL counts mapped pages by chunk
-			 * (make_ftl), no scan */
-			r = m->ftl ? emu_ftl_region_mapped(m->ftl, (uint32_t)c)
-				   : -ENOENT;
-			if (r > 0 || (r < 0 && (model_run(m, cs, len,
-							  &mapped) != len ||
-						mapped)))
+			 * (make_ftl), no scan; thin: its bitmap */
+			if (m->ftl ? emu_ftl_region_mapped(m->ftl,
+							   (uint32_t)c) != 0 :
+			    model_run(m, cs, len, &mapped) != len || mapped)
 				continue;
 			/* out of memory: not punched (stale bytes stay) */
 			lrange_add(&m->punch, &m->npunch, &m->pcap, cs, len,

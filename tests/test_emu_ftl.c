@@ -632,6 +632,18 @@ static void log_delta(void *arg, const struct emu_ftl_delta *d)
 						     l->cap - l->n);
 }
 
+/* @n random_ops on @f with every delta they emit logged into @lg. */
+static void logged_ops(struct emu_ftl *f, uint64_t *s, unsigned int n,
+		       struct dlog *lg)
+{
+	lg->cap = 12 * 400000;
+	lg->buf = malloc(lg->cap);
+	CU_ASSERT_FATAL(lg->buf != NULL);
+	emu_ftl_set_delta_cb(f, log_delta, lg);
+	random_ops(f, s, n);
+	emu_ftl_set_delta_cb(f, NULL, NULL);
+}
+
 /* bit-at-a-time reader / writer of the little-endian bit stream */
 static uint32_t bits_get(const uint8_t *b, uint64_t pos, unsigned int w)
 {
@@ -865,12 +877,7 @@ static void test_delta_replay(void)
 	random_ops(a, &s, 3000);
 	x = snap(a, &n);
 	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, x, n), 0);
-	lg.cap = 12 * 400000;
-	lg.buf = malloc(lg.cap);
-	CU_ASSERT_FATAL(lg.buf != NULL);
-	emu_ftl_set_delta_cb(a, log_delta, &lg);
-	random_ops(a, &s, 6000);
-	emu_ftl_set_delta_cb(a, NULL, NULL);
+	logged_ops(a, &s, 6000, &lg);
 	CU_ASSERT(lg.n < lg.cap);
 	y = snap(a, &n);
 	for (i = 0; i < lg.n; i += 12) {
@@ -973,12 +980,7 @@ static void test_region_counts(void)
 	CU_ASSERT_EQUAL(emu_ftl_snapshot_read(b, x, n), 0);
 	regions_match(b, 8);
 	/* the changes replayed from their deltas keep them */
-	lg.cap = 12 * 400000;
-	lg.buf = malloc(lg.cap);
-	CU_ASSERT_FATAL(lg.buf != NULL);
-	emu_ftl_set_delta_cb(a, log_delta, &lg);
-	random_ops(a, &s, 6000);
-	emu_ftl_set_delta_cb(a, NULL, NULL);
+	logged_ops(a, &s, 6000, &lg);
 	for (size_t i = 0; i < lg.n; i += 12) {
 		CU_ASSERT_EQUAL_FATAL(emu_ftl_delta_decode(&e, lg.buf + i, 12),
 				      12);

@@ -624,15 +624,28 @@ static void recrc(const char *meta, long off)
 	close(fd);
 }
 
-static void put_le64_at(const char *meta, long off, uint64_t v)
+/* The journal of @path restored from @copy, the 8 bytes at @at of the
+ * record at @rec set to @v (its CRC recomputed): the open is refused. */
+static void uv_damage_refused(const char *path, const char *copy, long rec,
+			      long at, uint64_t v)
 {
-	int fd = open(meta, O_RDWR);
+	struct fhint_emu *emu;
+	char meta[300], err[512];
 	uint8_t b[8];
+	int fd;
 
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", path);
+	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
+	fd = open(meta, O_RDWR);
 	CU_ASSERT_FATAL(fd >= 0);
 	fhint_put_le64(b, v);
-	CU_ASSERT_EQUAL(pwrite(fd, b, 8, off), 8);
+	CU_ASSERT_EQUAL(pwrite(fd, b, 8, at), 8);
 	close(fd);
+	recrc(meta, rec);
+	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
+				 sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NULL(emu);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "malformed operation"));
 }
 
 /* Write one journal record (spec-notes/emulator-media.md, "Records") at
@@ -669,8 +682,7 @@ static long put_record_at(const char *meta, long off, uint16_t type,
 static void test_unmap_command_is_one_record(void)
 {
 	const char *path = tpath("uv.img");
-	struct fhint_emu *emu;
-	char meta[300], copy[320], err[512];
+	char meta[300], copy[320];
 	long off[16], pos, rng;
 	uint8_t p[24 + 16 * 12 + 16 * UV_N];
 	uint32_t len, count;
@@ -752,26 +764,11 @@ static void test_unmap_command_is_one_record(void)
 
 	/* the second range reaches past the capacity (32768 LBAs) */
 	pos = off[2] + EMU_JOURNAL_REC_HDR;
-	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
-	put_le64_at(meta, pos + rng + 16, 32768 - 4);
-	recrc(meta, off[2]);
-	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
-				 sizeof(err)), -EBADMSG);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "malformed operation"));
+	uv_damage_refused(path, copy, off[2], pos + rng + 16, 32768 - 4);
 	/* the sum is not the ranges' */
-	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
-	put_le64_at(meta, pos + 16, UV_NLB + 1);
-	recrc(meta, off[2]);
-	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
-				 sizeof(err)), -EBADMSG);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "malformed operation"));
+	uv_damage_refused(path, copy, off[2], pos + 16, UV_NLB + 1);
 	/* more ranges than the record holds */
-	CU_ASSERT_EQUAL(copy_file(copy, meta), 0);
-	put_le64_at(meta, pos + 8, UV_N + 1);
-	recrc(meta, off[2]);
-	CU_ASSERT_EQUAL(try_open(cfg_of(path, FLASH, false), &emu, err,
-				 sizeof(err)), -EBADMSG);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "malformed operation"));
+	uv_damage_refused(path, copy, off[2], pos + 8, UV_N + 1);
 	rm_dev(path);
 	unlink(copy);
 }
