@@ -87,6 +87,10 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	  "BYTES 0..1G, a power of two multiple of page (flash) / lbs", \
 	  "flash, thin: host file space returned by aligned chunk once " \
 	  "wholly deallocated; 0: every unit at once (default 64K)")	\
+	X("direct", K_BYTES, direct_min, 0, 1ULL << 30, P_ALL,		\
+	  "BYTES 0..1G",						\
+	  "writes of at least BYTES, aligned, bypass the host page "	\
+	  "cache: O_DIRECT (default 0: never)")				\
 	X("threshold", K_UINT, threshold_pct, 0, 100, P_THIN, "0..100",	\
 	  "thin: soft threshold, % of capacity mapped (default 0: none)") \
 	X("max_unmap", K_UINT, max_unmap_lba, 0, 0xffffffff, P_ALL,	\
@@ -433,6 +437,8 @@ static int validate(const struct emu_config *c, uint64_t seen,
 		return fail(err, errlen, "create: needs a PATH before '?'");
 	if (c->meta_path[0] && !c->path[0])
 		return fail(err, errlen, "meta: needs a PATH before '?'");
+	if (c->direct_min && !c->path[0])
+		return fail(err, errlen, "direct: needs a PATH before '?'");
 	if (!pow2(c->lbs))
 		return fail(err, errlen, "lbs: bad value '%u'; accepts "
 			    "512|1024|2048|4096", c->lbs);

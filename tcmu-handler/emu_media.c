@@ -1755,6 +1755,13 @@ static int open_journal(struct emu_media *m, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	m->info.punches = emu_store_punches(m->store);
+	if (cfg->direct_min) {
+		ret = emu_store_set_direct(m->store, cfg->path,
+					   cfg->direct_min);
+		if (ret)	/* a LUN all the same, through the page cache */
+			fprintf(stderr, "fhint emu: %s: no O_DIRECT here (%s); "
+				"direct= off\n", cfg->path, strerror(-ret));
+	}
 	if (have_meta) {
 		char a[33], b2[33];
 		bool tagged;
@@ -2056,6 +2063,8 @@ void emu_media_get_info(struct emu_dev *dev, struct emu_media_info *info)
 	info->punches = emu_store_punches(m->store);
 	info->compact_limit = m->compact_limit;
 	info->reclaim_bytes = m->reclaim * m->lbs;
+	info->direct_min = emu_store_direct_min(m->store);
+	info->direct_writes = emu_store_direct_writes(m->store);
 	if (m->jr) {
 		info->journal_writes = emu_journal_writes(m->jr) - m->writes0;
 		info->journal_bytes = emu_journal_file_bytes(m->jr);

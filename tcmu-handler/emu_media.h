@@ -33,6 +33,8 @@ struct emu_media_info {
 	uint64_t zero_calls;		/* emu_store_zero calls (holes or
 					 * zeros) since open */
 	uint64_t reclaim_bytes;		/* reclaim chunk (0: every unit) */
+	uint64_t direct_min;		/* direct= in effect (0: off) */
+	uint64_t direct_writes;		/* writes done O_DIRECT since open */
 };
 
 void emu_media_get_info(struct emu_dev *dev, struct emu_media_info *info);

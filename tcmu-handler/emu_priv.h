@@ -64,6 +64,9 @@ struct emu_config {
 	 * chunks of this many bytes once wholly deallocated (0: every
 	 * deallocated unit at once) */
 	uint64_t reclaim;		/* reclaim=BYTES (default 64K) */
+	/* writes of at least this many bytes, aligned as the file system
+	 * wants, go to the backing file with O_DIRECT (0: never) */
+	uint64_t direct_min;		/* direct=BYTES (default 0) */
 	/* thin provisioning */
 	uint32_t threshold_pct;		/* threshold=PERCENT of capacity */
 	/* limits advertised in VPD B0h (blocks; 0 = derive) */

@@ -31,6 +31,12 @@ struct emu_store {
 	struct emu_store_fault fault;
 	uint32_t fault_seen;	/* matching calls so far */
 	uint32_t fault_hits;	/* of which failed */
+	/* direct writes (emu_store_set_direct): a second descriptor of the
+	 * file, opened O_DIRECT; -1: none */
+	int dfd;
+	uint64_t direct_min;	/* writes from this many bytes go there */
+	uint32_t dalign;	/* offset, length and memory alignment */
+	uint64_t direct_writes;	/* done so */
 };
 
 /* The injected error for this call, or 0. */
@@ -118,6 +124,7 @@ int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
 		s->file = true;
 	}
 	s->fd = fd;
+	s->dfd = -1;
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
 		goto out_close;
@@ -176,6 +183,8 @@ void emu_store_close(struct emu_store *s)
 	if (!s)
 		return;
 	close(s->fd);
+	if (s->dfd >= 0)
+		close(s->dfd);
 	free(s);
 }
 
@@ -206,6 +215,46 @@ int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
+/* Give up O_DIRECT (the file system refused an aligned transfer). */
+static void direct_off(struct emu_store *s, int err)
+{
+	fprintf(stderr, "fhint emu: O_DIRECT write refused (%s); direct= "
+		"off, writes go through the page cache\n", strerror(err));
+	close(s->dfd);
+	s->dfd = -1;
+	s->direct_min = 0;
+}
+
+/*
+ * A large aligned write through the O_DIRECT descriptor: 1 done, 0 not
+ * taken (the caller writes through the page cache), or a negative errno.
+ * A short transfer leaves the offset, buffer and length at the rest.
+ */
+static int write_direct(struct emu_store *s, uint64_t *off,
+			const uint8_t **p, size_t *len)
+{
+	uint64_t mask = s->dalign - 1;
+	ssize_t n;
+
+	if (s->dfd < 0 || *len < s->direct_min ||
+	    ((*off | *len | (uintptr_t)*p) & mask))
+		return 0;
+	do {
+		n = pwrite(s->dfd, *p, *len, (off_t)*off);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		if (errno != EINVAL)
+			return -errno;
+		direct_off(s, errno);
+		return 0;
+	}
+	s->direct_writes++;
+	*p += n;
+	*off += (uint64_t)n;
+	*len -= (size_t)n;
+	return 1;
+}
+
 int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 		    size_t len)
 {
@@ -213,6 +262,9 @@ int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 	int ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
 
 	if (ret)
+		return ret;
+	ret = write_direct(s, &off, &p, &len);
+	if (ret < 0)
 		return ret;
 	while (len) {
 		ssize_t n = pwrite(s->fd, p, len, (off_t)off);
@@ -296,6 +348,54 @@ int emu_store_resize(struct emu_store *s, uint64_t size)
 uint64_t emu_store_size(const struct emu_store *s)
 {
 	return s->size;
+}
+
+int emu_store_set_direct(struct emu_store *s, const char *path,
+			 uint64_t min)
+{
+	int fd;
+
+	if (s->dfd >= 0)
+		close(s->dfd);
+	s->dfd = -1;
+	s->direct_min = 0;
+	if (!min || !s->file)
+		return 0;
+	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	s->dalign = 4096;
+#ifdef STATX_DIOALIGN
+	{
+		struct statx stx;
+
+		/* what the file system asks, when more than a page */
+		if (!statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) &&
+		    (stx.stx_mask & STATX_DIOALIGN)) {
+			if (!stx.stx_dio_offset_align) {
+				close(fd);	/* no direct I/O on this file */
+				return -EINVAL;
+			}
+			if (stx.stx_dio_offset_align > s->dalign)
+				s->dalign = stx.stx_dio_offset_align;
+			if (stx.stx_dio_mem_align > s->dalign)
+				s->dalign = stx.stx_dio_mem_align;
+		}
+	}
+#endif
+	s->dfd = fd;
+	s->direct_min = min;
+	return 0;
+}
+
+uint64_t emu_store_direct_writes(const struct emu_store *s)
+{
+	return s->direct_writes;
+}
+
+uint64_t emu_store_direct_min(const struct emu_store *s)
+{
+	return s->direct_min;
 }
 
 bool emu_store_punches(const struct emu_store *s)

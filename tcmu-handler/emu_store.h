@@ -44,6 +44,21 @@ int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 		    size_t len);
 /* Make [off, off+len) read as zeros: punch a hole, or write zeros. */
 int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len);
+/*
+ * Direct writes: from now on a write of at least @min bytes whose offset,
+ * length and buffer are aligned (4 KiB, or what statx STATX_DIOALIGN asks
+ * when more) goes to @path (the store's file) opened O_DIRECT, past the
+ * host page cache; smaller or unaligned ones, and reads, stay buffered
+ * (the kernel keeps the two coherent: a direct write writes back and
+ * drops the cached pages it covers).  @min 0 or a memory store: off.
+ * 0, or a negative errno (-EINVAL: the file system has no direct I/O;
+ * the store stays buffered).  A direct write the file system refuses
+ * later (EINVAL) turns it off, with a line on stderr, and goes buffered.
+ */
+int emu_store_set_direct(struct emu_store *s, const char *path,
+			 uint64_t min);
+uint64_t emu_store_direct_min(const struct emu_store *s);	/* 0: off */
+uint64_t emu_store_direct_writes(const struct emu_store *s);	/* so far */
 /* fdatasync (no-op for memory). */
 int emu_store_sync(struct emu_store *s);
 /* New size: shrinking drops the tail, growing adds a hole. */

@@ -362,14 +362,16 @@ static void iov_scatter(struct iovec *iov, size_t cnt, const uint8_t *buf,
 	}
 }
 
-/* The device's bounce buffer, at least @len bytes. */
+/* The device's bounce buffer, at least @len bytes, page aligned (a
+ * gathered WRITE can then go O_DIRECT, direct=). */
 static uint8_t *bounce_get(struct fhint_tcmu_dev *fd, size_t len)
 {
 	if (len > fd->bounce_len) {
-		uint8_t *p = realloc(fd->bounce, len);
+		void *p;
 
-		if (!p)
+		if (posix_memalign(&p, 4096, len))
 			return NULL;
+		free(fd->bounce);
 		fd->bounce = p;
 		fd->bounce_len = len;
 	}

@@ -230,6 +230,9 @@ static void test_strings_doubles_enums(void)
 	CU_ASSERT_EQUAL(parse("?zone=1M&profile=smr-host-aware", &c, err,
 			      sizeof(err)), 0);
 	CU_ASSERT_EQUAL(c.zone_size, 1 << 20);
+	CU_ASSERT_EQUAL(c.direct_min, 0);	/* default: never */
+	CU_ASSERT_EQUAL(parse("/x?direct=128K", &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.direct_min, 128 << 10);
 }
 
 struct bad {
@@ -241,6 +244,8 @@ static const struct bad bads[] = {
 	{ "?create=2", "create" }, { "?create=", "create" },
 	{ "?create=yes", "create" }, { "?create=1", "create" },
 	{ "?meta=", "meta" }, { "?meta=/j", "meta" },
+	{ "?direct=128K", "direct" },	/* memory: no file to bypass */
+	{ "/x?direct=2G", "direct" }, { "/x?direct=1x", "direct" },
 	{ "?profile=ssd", "profile" }, { "?profile=", "profile" },
 	{ "?profile=Flash", "profile" },
 	{ "?size=4095", "size" }, { "?size=0", "size" },

@@ -607,6 +607,91 @@ static void test_zero_writes_without_punch(void)
 	free(w);
 }
 
+/*
+ * direct=: a write of at least that many bytes, aligned, goes O_DIRECT;
+ * smaller or unaligned ones through the page cache; reads always see the
+ * last write (the kernel drops the cached pages a direct write covers).
+ */
+static void test_file_direct_writes(void)
+{
+	char cfg[512], path[256];
+	struct fhint_emu *emu;
+	struct emu_dev *dev;
+	struct emu_media_info info;
+	struct fhint_check chk;
+	uint8_t *w = NULL, *r = xbuf(256 << 10);
+	bool direct;
+
+	memset(&chk, 0, sizeof(chk));
+	CU_ASSERT_EQUAL_FATAL(posix_memalign((void **)&w, 4096,
+					     (256 << 10) + 4096), 0);
+	snprintf(path, sizeof(path), "%s/direct.img", emu_t_tmpdir());
+	unlink(path);
+	snprintf(cfg, sizeof(cfg), "%s.fhint-meta", path);
+	unlink(cfg);
+	snprintf(cfg, sizeof(cfg), "%s" FLASH "&create=1&direct=128K", path);
+	emu = emu_t_open(cfg);
+	dev = dev_of(emu);
+	emu_media_get_info(dev, &info);
+	direct = info.direct_min == 128 << 10;
+	if (!direct)
+		fprintf(stderr, "(no O_DIRECT on %s) ", emu_t_tmpdir());
+	CU_ASSERT_EQUAL(info.direct_writes, 0);
+
+	/* cached first: old bytes in the page cache */
+	pattern(w, 0, 512, 512, 1);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 512, w, 0, false, &chk), 0);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 512, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, 256 << 10), 0);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.direct_writes, direct ? 1 : 0);
+
+	/* 64 KiB: below direct=, buffered */
+	pattern(w, 0, 128, 512, 2);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 128, w, 0, false, &chk), 0);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.direct_writes, direct ? 1 : 0);
+
+	/* 256 KiB from a buffer 512 bytes off a page: buffered */
+	pattern(w + 512, 0, 512, 512, 3);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 512, w + 512, 0, false,
+					&chk), 0);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.direct_writes, direct ? 1 : 0);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 512, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w + 512, 256 << 10), 0);
+
+	/* aligned again over the cached generation 3: the reads see 4 */
+	pattern(w, 0, 512, 512, 4);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 0, 512, w, 0, false, &chk), 0);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.direct_writes, direct ? 2 : 0);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 512, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, 256 << 10), 0);
+	/* an LBA not on a page boundary: buffered */
+	pattern(w, 1, 512, 512, 5);
+	CU_ASSERT_EQUAL(emu_media_write(dev, 1, 512, w, 0, false, &chk), 0);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.direct_writes, direct ? 2 : 0);
+	fhint_emu_close(emu);
+
+	/* reopened without direct=: the data and the model are there */
+	snprintf(cfg, sizeof(cfg), "%s" FLASH, path);
+	emu = emu_t_open(cfg);
+	dev = dev_of(emu);
+	emu_media_get_info(dev, &info);
+	CU_ASSERT_EQUAL(info.direct_min, 0);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 1, 512, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, 256 << 10), 0);
+	pattern(w, 0, 1, 512, 4);
+	CU_ASSERT_EQUAL(emu_media_read(dev, 0, 1, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, 512), 0);
+	STATUS(dev, 0, 4096, EMU_LBA_MAPPED, 520);	/* whole pages */
+	fhint_emu_close(emu);
+	free(w);
+	free(r);
+}
+
 static void test_memory_has_no_journal(void)
 {
 	struct fhint_emu *emu = emu_t_open("?size=1M&profile=thin");
@@ -1312,6 +1397,8 @@ static CU_TestInfo tests[] = {
 	  test_file_holes_on_deallocation },
 	{ "file: no hole punching, zeros written instead",
 	  test_zero_writes_without_punch },
+	{ "file: direct= writes large aligned transfers O_DIRECT, reads "
+	  "see the last write", test_file_direct_writes },
 	{ "memory: no journal", test_memory_has_no_journal },
 	{ "reclaim: scattered 4 KiB deallocations, chunk punched when whole",
 	  test_reclaim_chunk_punched_when_whole },
