@@ -13,10 +13,12 @@
  *                         fsync the chunks it made durable are appended to
  *                         LOG (and LOG fsync'ed); runs until killed
  *   verify DEV LOG        every chunk LOG names reads back intact
- *   trimloop DEV LBA NLB NDESC PERIOD_US
- *                         until SIGTERM: one UNMAP of NDESC random 4 KiB
- *                         ranges inside [LBA, LBA + NLB) every PERIOD_US
- *                         (the inline-trim benchmark); prints the count
+ *   trimloop DEV LBA NLB NDESC PERIOD_US [RANGE]
+ *                         until SIGTERM: one UNMAP of NDESC random ranges
+ *                         of RANGE blocks (default 8, 4 KiB of 512-byte
+ *                         blocks), aligned to RANGE, inside [LBA, LBA +
+ *                         NLB), PERIOD_US apart (the inline-trim
+ *                         benchmark); prints the count
  *
  * DEV is any fhint target (/dev/sgN, /dev/sdX, iscsi://...) for stats and
  * census, a block device for stream and verify.
@@ -263,7 +265,7 @@ static void on_term(int sig)
 }
 
 static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
-			unsigned ndesc, unsigned period_us)
+			unsigned ndesc, unsigned period_us, uint32_t range)
 {
 	struct fhint_dev *dev = open_dev(target);
 	struct fhint_unmap_desc d[256];
@@ -274,7 +276,7 @@ static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
 	unsigned i;
 	int len;
 
-	if (!ndesc || ndesc > 256 || nlb < 8) {
+	if (!ndesc || ndesc > 256 || !range || nlb < range) {
 		fhint_dev_close(dev);
 		return 2;
 	}
@@ -283,8 +285,8 @@ static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
 	while (!stop) {
 		for (i = 0; i < ndesc; i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-			d[i].lba = lba + (x % (nlb / 8)) * 8;
-			d[i].nlb = 8;
+			d[i].lba = lba + (x % (nlb / range)) * range;
+			d[i].nlb = range;
 		}
 		len = fhint_unmap_param_encode(d, ndesc, buf, sizeof(buf));
 		c.param_len = (uint16_t)len;
@@ -313,13 +315,15 @@ int main(int argc, char **argv)
 				  strtoull(argv[5], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "verify"))
 		return cmd_verify(argv[2], argv[3]);
-	if (argc == 7 && !strcmp(argv[1], "trimloop"))
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "trimloop"))
 		return cmd_trimloop(argv[2], strtoull(argv[3], NULL, 0),
 				    strtoull(argv[4], NULL, 0),
 				    (unsigned)strtoul(argv[5], NULL, 0),
-				    (unsigned)strtoul(argv[6], NULL, 0));
+				    (unsigned)strtoul(argv[6], NULL, 0),
+				    argc == 8 ? (uint32_t)strtoul(argv[7], NULL,
+								  0) : 8);
 	fprintf(stderr, "usage: fhint-vmtool stats DEV | census DEV LBA NLB |"
 		" stream BLKDEV LOG START NSECT | verify BLKDEV LOG |"
-		" trimloop DEV LBA NLB NDESC PERIOD_US\n");
+		" trimloop DEV LBA NLB NDESC PERIOD_US [RANGE]\n");
 	return 2;
 }

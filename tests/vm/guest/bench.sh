@@ -1,21 +1,24 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # make bench-vm (issue #8, the VM part): in one boot, on one guest,
-#  1. fio against the fhint LUN, LIO fileio and tcmu-runner's handler_qcow,
-#     all through tcm_loop: 4 KiB random write / read IOPS, 1 MiB sequential
-#     write bandwidth; ratios fhint / peer (median of repeats);
+#  1. fio against the fhint LUN (default configuration, and a second one
+#     with direct=128K: large writes O_DIRECT), LIO fileio and tcmu-runner's
+#     handler_qcow, all through tcm_loop: 4 KiB random write / read IOPS,
+#     1 MiB sequential write bandwidth; ratios fhint / peer (median of
+#     repeats);
 #  2. scattered multi-range trim: fhint-trim against per-range loops
 #     (sg_unmap, blkdiscard), hdparm --trim-sector-ranges and nvme dsm on
 #     QEMU's scsi-hd, ahci and nvme and on the fhint LUN: commands and time;
 #  3. inline trim: fio random writes alone, then with multi-range UNMAPs of
-#     the data fio writes interleaved (fhint-vmtool trimloop: as many 4 KiB
-#     ranges per second as fio wrote blocks alone, MAXIMUM UNMAP BLOCK
-#     DESCRIPTOR COUNT ranges per UNMAP): throughput ratio.
+#     the data fio writes interleaved (fhint-vmtool trimloop: as many bytes
+#     per second as fio wrote alone, in 4 KiB ranges and in 64 KiB ones,
+#     MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT ranges per UNMAP): throughput
+#     ratio.
 # Writes $out/bench-vm.json and $out/bench-vm.md.  Figures, not assertions:
 # the TAP lines only say each step ran.
 . "$(dirname "$0")/lib.sh"
 set -u
 work=$tree/tests/vm/work
-REPS=${FHINT_BENCH_REPS:-6}	# a multiple of 3: each backstore runs first as often
+REPS=${FHINT_BENCH_REPS:-6}	# the backstores take turns going first
 RUNTIME=${FHINT_BENCH_RUNTIME:-6}
 res=/tmp/bench.jsonl
 : > $res
@@ -30,10 +33,12 @@ cp "$work/bench.qcow2" /scratch/q0.qcow2
 truncate -s 512M /scratch/fio0.img
 tcli "set global auto_save_on_exit=false" \
 	"/backstores/user:fhint create name=f0 size=512M cfgstring=/scratch/f0.img?create=1&profile=flash&product=benchfhint" \
+	"/backstores/user:fhint create name=f1 size=512M cfgstring=/scratch/f1.img?create=1&profile=flash&product=benchdirect&direct=128K" \
 	"/backstores/fileio create name=fio0 file_or_dev=/scratch/fio0.img size=512M" \
 	"/backstores/user:qcow create name=q0 size=512M cfgstring=/scratch/q0.qcow2" \
 	"/loopback create naa.5001405fee100009" \
 	"/loopback/naa.5001405fee100009/luns create /backstores/user:fhint/f0" \
+	"/loopback/naa.5001405fee100009/luns create /backstores/user:fhint/f1" \
 	"/loopback/naa.5001405fee100009/luns create /backstores/fileio/fio0" \
 	"/loopback/naa.5001405fee100009/luns create /backstores/user:qcow/q0" > /dev/null
 sleep 3
@@ -42,6 +47,7 @@ for d in /sys/block/sd*; do
 	m=$(cat $d/device/model 2>/dev/null); v=$(cat $d/device/vendor 2>/dev/null)
 	case "$v/$m" in
 	*benchfhint*) DEV[fhint]=$(basename $d) ;;
+	*benchdirect*) DEV[direct]=$(basename $d) ;;
 	LIO-ORG*/fio0*) DEV[fileio]=$(basename $d) ;;	# LIO: model = backstore name
 	LIO-ORG*/TCMU*) DEV[qcow]=$(basename $d) ;;
 	ATA*) DEV[ahci]=$(basename $d) ;;
@@ -49,11 +55,11 @@ for d in /sys/block/sd*; do
 	esac
 done
 DEV[nvme]=nvme0n1
-for k in fhint fileio qcow; do
+for k in fhint direct fileio qcow; do
 	q=/sys/block/${DEV[$k]:-none}/queue
 	[ -d $q ] && log "$k: max_sectors_kb $(cat $q/max_sectors_kb), max_hw_sectors_kb $(cat $q/max_hw_sectors_kb), nr_requests $(cat $q/nr_requests)"
 done
-for k in fhint fileio qcow ahci scsihd nvme; do
+for k in fhint direct fileio qcow ahci scsihd nvme; do
 	[ -n "${DEV[$k]:-}" ] && ok "bench device $k = /dev/${DEV[$k]}" ||
 		fail "bench device $k not found ($(for d in /sys/block/sd*; do echo -n "$(basename $d):$(cat $d/device/vendor)/$(cat $d/device/model) "; done))"
 done
@@ -85,11 +91,11 @@ s = j["write"] if j["write"]["io_bytes"] else j["read"]
 print("%.1f %d" % (s["iops"], s["bw_bytes"]))'
 }
 if want fio; then
-for k in fhint fileio qcow; do
+for k in fhint direct fileio qcow; do
 	[ -n "${DEV[$k]:-}" ] || continue
 	dd if=/dev/zero of=/dev/${DEV[$k]} bs=4M count=64 oflag=direct status=none
 done
-order=(fhint fileio qcow)
+order=(fhint direct fileio qcow)
 for r in $(seq $REPS); do
 	for w in "randwrite 4k 16" "randread 4k 16" "write 1M 4"; do
 		set -- $w
@@ -106,7 +112,7 @@ for r in $(seq $REPS); do
 	done
 	order=("${order[@]:1}" "${order[0]}")
 done
-ok "fio: $REPS repeats x 3 workloads x 3 backstores"
+ok "fio: $REPS repeats x 3 workloads x 4 backstores"
 fi
 
 # ---- 2. scattered multi-range trim ---------------------------------------
@@ -173,14 +179,14 @@ dd if=/dev/urandom of=/dev/$d bs=4M count=64 oflag=direct status=none
 # The LUN's MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT: one UNMAP carries that
 # many ranges (what multi-range inline trim is for).
 ndesc=$($probe --json /dev/$sg | json "d['block_limits']['max_unmap_block_descriptor_count']")
-inline() {	# inline PERIOD_US|0 -> write iops of fio on the first 256 MiB
+inline() {	# inline PERIOD_US|0 [RANGE] -> write iops of fio on the first 256 MiB
 	local tp= c0
 	c0=$(cpu_ticks)
 	if [ "$1" != 0 ]; then
-		# a discarding file system in the steady state: random 4 KiB
-		# ranges of the data fio is writing, as many per second as fio
-		# writes blocks, $ndesc per UNMAP
-		$vmtool trimloop /dev/$sg 0 524288 $ndesc $1 > /tmp/it.json &
+		# a discarding file system in the steady state: random ranges
+		# of RANGE blocks of the data fio is writing, as many bytes per
+		# second as fio writes, $ndesc ranges per UNMAP
+		$vmtool trimloop /dev/$sg 0 524288 $ndesc $1 $2 > /tmp/it.json &
 		tp=$!
 	fi
 	fio --name=b --filename=/dev/$d --rw=randwrite --bs=4k --iodepth=16 \
@@ -194,27 +200,32 @@ import json, sys; print("%.1f" % json.load(sys.stdin)["jobs"][0]["write"]["iops"
 	fi
 	cpu_json "$c0" "$(cpu_ticks)" > /tmp/it.cpu.$([ "$1" = 0 ] && echo alone || echo trim)
 }
-# The trim rate, from one untimed run of fio alone: as many ranges per
-# second as it writes blocks.
+# The trim rate, from one untimed run of fio alone: as many bytes per
+# second as it writes.  Ranges of 8 blocks (4 KiB: one range per written
+# block, the most ranges a steady state can send) and of 128 (64 KiB, the
+# LUN's reclaim chunk: extents as a file system frees them, 1/16 the
+# ranges, and every one gives its chunk back to the host file system).
 settle
 a=$(inline 0)
-period=$(python3 -c "print(max(1000, int($ndesc * 1e6 / max($a, 1.0))))")
 # (7 repeats by default: the per-repeat ratios spread 0.85..1.0; the
 # two variants take turns going first)
+for range in ${FHINT_BENCH_INLINE_RANGES:-8 128}; do
+period=$(python3 -c "print(max(1000, int($ndesc * $range / 8 * 1e6 / max($a, 1.0))))")
 for r in $(seq ${FHINT_BENCH_INLINE_REPS:-7}); do
 	rm -f /tmp/it.count
 	if [ $((r % 2)) -eq 0 ]; then
-		settle; inline $period > /tmp/it.iops
+		settle; inline $period $range > /tmp/it.iops
 		settle; a=$(inline 0)
 	else
 		settle; a=$(inline 0)
-		settle; inline $period > /tmp/it.iops
+		settle; inline $period $range > /tmp/it.iops
 	fi
 	b=$(cat /tmp/it.iops)
 	t=$(cat /tmp/it.count 2>/dev/null || echo 0)
-	rec "{\"part\": \"inline\", \"rep\": $r, \"write_iops\": $a, \"write_iops_with_trim\": $b, \"unmaps\": $t, \"ranges_per_unmap\": $ndesc, \"period_us\": $period, \"cpu_alone\": {$(cat /tmp/it.cpu.alone)}, \"cpu_trim\": {$(cat /tmp/it.cpu.trim)}}"
+	rec "{\"part\": \"inline\", \"rep\": $r, \"range_blocks\": $range, \"write_iops\": $a, \"write_iops_with_trim\": $b, \"unmaps\": $t, \"ranges_per_unmap\": $ndesc, \"period_us\": $period, \"cpu_alone\": {$(cat /tmp/it.cpu.alone)}, \"cpu_trim\": {$(cat /tmp/it.cpu.trim)}}"
 done
-ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-7} repeats ($ndesc ranges per UNMAP)"
+done
+ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-7} repeats per range size ($ndesc ranges per UNMAP)"
 fi
 
 python3 "$tree/tests/vm/guest/bench_report.py" $res "$out/bench-vm.json" $RUNTIME > "$out/bench-vm.md"

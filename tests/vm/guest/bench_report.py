@@ -13,14 +13,17 @@ def fmt(x): return "%.0f" % x if x >= 100 else "%.3g" % x
 print("## fio through tcm_loop (median of %d, min..max)\n" %
       max([r.get("rep", 1) for r in recs if r["part"] == "fio"] or [0]))
 print("Ratios: of the medians, and in brackets the range of the per-repeat")
-print("ratios (each repeat runs the three backstores back to back).\n")
-print("| workload | fhint | LIO fileio | handler_qcow | fhint / fileio | fhint / qcow |")
-print("| --- | ---: | ---: | ---: | ---: | ---: |")
+print("ratios (each repeat runs the backstores back to back).  \"fhint\" is the")
+print("LUN as configured by default; \"direct\" the same with direct=128K (writes")
+print("of 128 KiB or more bypass the guest's page cache, O_DIRECT).\n")
+print("| workload | fhint | direct | LIO fileio | handler_qcow | fhint / fileio | fhint / qcow | direct / fileio | direct / qcow |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+T = ("fhint", "direct", "fileio", "qcow")
 for rw, bs, key, unit in (("randwrite", "4k", "iops", "IOPS"),
                           ("randread", "4k", "iops", "IOPS"),
                           ("write", "1M", "bw", "MiB/s")):
     v, byrep = {}, {}
-    for t in ("fhint", "fileio", "qcow"):
+    for t in T:
         rs = [r for r in recs
               if r["part"] == "fio" and r["target"] == t and r["rw"] == rw]
         v[t] = [r[key] / (1 << 20) if key == "bw" else r[key] for r in rs]
@@ -28,23 +31,25 @@ for rw, bs, key, unit in (("randwrite", "4k", "iops", "IOPS"),
     if not v["fhint"]:
         continue
     m = {t: med(x) if x else 0 for t, x in v.items()}
-    def paired(p):
-        return [byrep["fhint"][k] / byrep[p][k] for k in byrep["fhint"]
+    def paired(a, p):
+        return [byrep[a][k] / byrep[p][k] for k in byrep[a]
                 if byrep[p].get(k)]
-    def ratio(p):
-        if not m[p]:
+    def ratio(a, p):
+        if not m[p] or not m[a]:
             return "-"
-        pr = paired(p)
-        return "%.2f (%.2f..%.2f)" % (m["fhint"] / m[p], min(pr), max(pr))
+        pr = paired(a, p)
+        return "%.2f (%.2f..%.2f)" % (m[a] / m[p], min(pr), max(pr))
     cells = ["%s (%s)" % (fmt(m[t]), spread(v[t])) if v[t] else "-"
-             for t in ("fhint", "fileio", "qcow")]
-    print("| %s %s %s | %s | %s | %s | %s | %s |" % (
-        rw, bs, unit, cells[0], cells[1], cells[2], ratio("fileio"), ratio("qcow")))
-    out["fio"]["%s_%s" % (rw, bs)] = {"unit": unit, **{t: {"median": m[t], "all": v[t]} for t in v},
-        "fhint_over_fileio": m["fhint"] / m["fileio"] if m["fileio"] else None,
-        "fhint_over_qcow": m["fhint"] / m["qcow"] if m["qcow"] else None,
-        "fhint_over_fileio_per_repeat": paired("fileio"),
-        "fhint_over_qcow_per_repeat": paired("qcow")}
+             for t in T]
+    print("| %s %s %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        rw, bs, unit, *cells, ratio("fhint", "fileio"), ratio("fhint", "qcow"),
+        ratio("direct", "fileio"), ratio("direct", "qcow")))
+    o = {"unit": unit, **{t: {"median": m[t], "all": v[t]} for t in v}}
+    for a in ("fhint", "direct"):
+        for p in ("fileio", "qcow"):
+            o["%s_over_%s" % (a, p)] = m[a] / m[p] if m[p] and m[a] else None
+            o["%s_over_%s_per_repeat" % (a, p)] = paired(a, p)
+    out["fio"]["%s_%s" % (rw, bs)] = o
 
 cpu = [r for r in recs if r["part"] == "fio" and "busy_ticks" in r]
 if cpu:
@@ -54,7 +59,7 @@ if cpu:
     print("| workload | target | guest CPU idle | tcmu-runner per I/O (us) |")
     print("| --- | --- | ---: | ---: |")
     for rw, bs in (("randwrite", "4k"), ("randread", "4k"), ("write", "1M")):
-        for t in ("fhint", "fileio", "qcow"):
+        for t in T:
             rs = [r for r in cpu if r["target"] == t and r["rw"] == rw]
             if not rs:
                 continue
@@ -81,16 +86,26 @@ for t in ("fhint", "scsihd", "ahci", "nvme"):
             r["seconds"], pr * 1000, (("%.0fx" if pr / b >= 10 else "%.2fx") % (pr / b)) if b and r is not base[0] else "1"))
         out["trim"].append({**r, "seconds_per_range": pr, "slower_than_fhint": (pr / b) if b else None})
 
-inl = [r for r in recs if r["part"] == "inline"]
-if inl:
-    ratios = [r["write_iops_with_trim"] / r["write_iops"] for r in inl if r["write_iops"]]
+inl_all = [r for r in recs if r["part"] == "inline"]
+sizes = sorted({r.get("range_blocks", 8) for r in inl_all})
+if inl_all:
+    nd = inl_all[0].get("ranges_per_unmap", 64)
     print("\n## Inline trim on the fhint LUN\n")
-    nd = inl[0].get("ranges_per_unmap", 64)
     print("fio 4 KiB random writes (iodepth 16) on the first 256 MiB alone, and")
     print("while one process (fhint-vmtool trimloop, SG_IO) deallocates random")
-    print("4 KiB ranges of those same 256 MiB, %s ranges per UNMAP (the LUN's" % nd)
-    print("MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT), as many ranges per second as")
-    print("fio wrote blocks alone (a discarding file system's steady state):\n")
+    print("ranges of those same 256 MiB, %s ranges per UNMAP (the LUN's" % nd)
+    print("MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT), as many bytes per second as")
+    print("fio wrote alone (a discarding file system's steady state).  4 KiB")
+    print("ranges: one per written block, the most ranges that rate can take;")
+    print("64 KiB ranges (the LUN's reclaim chunk): extents as a file system")
+    print("frees them, 1/16 the ranges, each chunk given back to the host file")
+    print("system (a hole punched).")
+    out["inline"] = {}
+for rb in sizes:
+    inl = [r for r in inl_all if r.get("range_blocks", 8) == rb]
+    kib = rb * 512 // 1024
+    ratios = [r["write_iops_with_trim"] / r["write_iops"] for r in inl if r["write_iops"]]
+    print("\n### %d KiB ranges\n" % kib)
     print("| repeat | write IOPS | with trims | UNMAPs meanwhile | UNMAP every | ratio |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in inl:
@@ -98,7 +113,9 @@ if inl:
               r["write_iops_with_trim"], r["unmaps"],
               ("%.1f ms" % (r["period_us"] / 1000)) if "period_us" in r else "5 ms",
               r["write_iops_with_trim"] / r["write_iops"]))
-    print("\nThroughput ratio with / without trims: median %.3f (%s)" % (med(ratios), spread(ratios)))
+    print("\nThroughput ratio with / without trims (%d KiB ranges): median %.3f (%s)"
+          % (kib, med(ratios), spread(ratios)))
+    cost = {}
     cr = [r for r in inl if "cpu_alone" in r]
     if cr:
         def share(k):
@@ -123,12 +140,10 @@ if inl:
             print("\nWhat an UNMAP of %s ranges costs tcmu-runner (its CPU with trims less" % nd)
             print("the writes' at the rate alone): %.2f ms, %.1f us a range, %.1f %%"
                   % (pu * 1e3, pu * 1e6 / nd, 100.0 * pu / nd / w1))
-            print("of a 4 KiB write: trimming every written block costs about that")
-            print("share of the write throughput while tcmu-runner is the bottleneck.")
-            out["inline_unmap_cost"] = {"ms_per_unmap": pu * 1e3,
-                                        "us_per_range": pu * 1e6 / nd,
-                                        "share_of_write": pu / nd / w1}
-    out["inline"] = dict(out.get("inline_unmap_cost", {}), runs=inl,
-                         ratio_median=med(ratios), ratios=ratios)
-    out.pop("inline_unmap_cost", None)
+            print("of a 4 KiB write: while tcmu-runner is the bottleneck, that share")
+            print("times the ranges per written block is the write throughput lost.")
+            cost = {"ms_per_unmap": pu * 1e3, "us_per_range": pu * 1e6 / nd,
+                    "share_of_write": pu / nd / w1}
+    out["inline"]["%dk" % kib] = dict(cost, range_kib=kib, runs=inl,
+                                      ratio_median=med(ratios), ratios=ratios)
 json.dump(out, open(sys.argv[2], "w"), indent=1)
