@@ -162,19 +162,6 @@ int fhint_unmap_iter_init(struct fhint_unmap_iter *it, const uint8_t *buf,
 	return (int)n;
 }
 
-bool fhint_unmap_iter_next(struct fhint_unmap_iter *it,
-			   struct fhint_unmap_desc *d)
-{
-	if (!it->left)
-		return false;
-	d->lba = fhint_get_be64(it->next);
-	d->nlb = fhint_get_be32(it->next + 8);
-	it->left--;
-	it->index++;
-	it->next = it->left ? it->next + FHINT_UNMAP_DESC_LEN : NULL;
-	return true;
-}
-
 int fhint_unmap_param_decode(const uint8_t *buf, size_t len,
 			     unsigned int flags, struct fhint_unmap_desc *d,
 			     size_t max, struct fhint_check *chk)

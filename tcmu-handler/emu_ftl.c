@@ -351,9 +351,14 @@ int emu_ftl_group_stream(const struct emu_ftl *ftl, unsigned int group)
 	return ftl->group_stream[group];
 }
 
+/* The per-page helpers of the live path are inlined: a call and its return
+ * cost little natively, but are an indirect jump each in an emulated CPU
+ * (QEMU TCG), where a TRIM of a page was mostly calls. */
+#define FTL_HOT static inline __attribute__((always_inline))
+
 /* ---- lists: free list (FIFO) and greedy buckets, both via prev/next ---- */
 
-static void list_del(struct emu_ftl *f, uint32_t *head, uint32_t *tail,
+FTL_HOT void list_del(struct emu_ftl *f, uint32_t *head, uint32_t *tail,
 		     uint32_t b)
 {
 	struct ftl_block *k = &f->blk[b];
@@ -369,7 +374,7 @@ static void list_del(struct emu_ftl *f, uint32_t *head, uint32_t *tail,
 	k->prev = k->next = NONE;
 }
 
-static void list_add_tail(struct emu_ftl *f, uint32_t *head, uint32_t *tail,
+FTL_HOT void list_add_tail(struct emu_ftl *f, uint32_t *head, uint32_t *tail,
 			  uint32_t b)
 {
 	struct ftl_block *k = &f->blk[b];
@@ -383,7 +388,7 @@ static void list_add_tail(struct emu_ftl *f, uint32_t *head, uint32_t *tail,
 	*tail = b;
 }
 
-static void bucket_add(struct emu_ftl *f, uint32_t b)
+FTL_HOT void bucket_add(struct emu_ftl *f, uint32_t b)
 {
 	uint32_t v = f->blk[b].valid;
 
@@ -392,14 +397,14 @@ static void bucket_add(struct emu_ftl *f, uint32_t b)
 		f->bmin = v;
 }
 
-static void bucket_del(struct emu_ftl *f, uint32_t b)
+FTL_HOT void bucket_del(struct emu_ftl *f, uint32_t b)
 {
 	uint32_t v = f->blk[b].valid;
 
 	list_del(f, &f->bhead[v], &f->btail[v], b);
 }
 
-static void emit(struct emu_ftl *f, bool replay, uint8_t kind, uint8_t log,
+FTL_HOT void emit(struct emu_ftl *f, bool replay, uint8_t kind, uint8_t log,
 		 uint8_t group, uint32_t lpage, uint32_t ppage)
 {
 	struct emu_ftl_delta d;
@@ -416,7 +421,7 @@ static void emit(struct emu_ftl *f, bool replay, uint8_t kind, uint8_t log,
 
 /* ---- the four state changes; live path and emu_ftl_apply share them ---- */
 
-static void invalidate(struct emu_ftl *f, uint32_t ppage)
+FTL_HOT void invalidate(struct emu_ftl *f, uint32_t ppage)
 {
 	uint32_t b = ppage / f->ppb;
 
@@ -478,7 +483,7 @@ static void program(struct emu_ftl *f, uint32_t lpage, uint32_t ppage,
 	emit(f, replay, kind, log, group, lpage, ppage);
 }
 
-static void trim_page(struct emu_ftl *f, uint32_t lpage, bool replay)
+FTL_HOT void trim_page(struct emu_ftl *f, uint32_t lpage, bool replay)
 {
 	uint32_t pp = L2P(f, lpage);
 	uint8_t log = f->blk[pp / f->ppb].log;
@@ -999,12 +1004,7 @@ ssize_t emu_ftl_delta_encode(const struct emu_ftl_delta *d, uint8_t *buf,
 {
 	if (len < EMU_FTL_DELTA_LEN)
 		return -EMSGSIZE;
-	buf[0] = d->kind;
-	buf[1] = d->log;
-	buf[2] = d->group;
-	buf[3] = 0;
-	fhint_put_le32(buf + 4, d->lpage);
-	fhint_put_le32(buf + 8, d->ppage);
+	emu_ftl_delta_put(d, buf);
 	return EMU_FTL_DELTA_LEN;
 }
 

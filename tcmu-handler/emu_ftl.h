@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "fhint/endian.h"
+
 /* L2P value of a deallocated (never written or trimmed) logical page. */
 #define EMU_FTL_DEALLOC		UINT32_MAX
 /* P2L value of an erased or stale physical page; "no block" in lists. */
@@ -184,7 +186,19 @@ void emu_ftl_set_delta_cb(struct emu_ftl *ftl, emu_ftl_delta_fn fn,
 /* Replay one delta: 0, -EINVAL (field out of range), -EBADMSG (does not
  * follow from the current state; nothing changed). */
 int emu_ftl_apply(struct emu_ftl *ftl, const struct emu_ftl_delta *d);
-/* 12-byte little-endian record: bytes written, or -EMSGSIZE / -EBADMSG. */
+/* The 12-byte little-endian record (spec-notes/ftl.md) at @buf; inline
+ * for the per-page path that appends deltas to a journal record. */
+static inline void emu_ftl_delta_put(const struct emu_ftl_delta *d,
+				     uint8_t *buf)
+{
+	buf[0] = d->kind;
+	buf[1] = d->log;
+	buf[2] = d->group;
+	buf[3] = 0;
+	fhint_put_le32(buf + 4, d->lpage);
+	fhint_put_le32(buf + 8, d->ppage);
+}
+/* The same, checked: bytes written, or -EMSGSIZE / -EBADMSG. */
 ssize_t emu_ftl_delta_encode(const struct emu_ftl_delta *d, uint8_t *buf,
 			     size_t len);
 ssize_t emu_ftl_delta_decode(struct emu_ftl_delta *d, const uint8_t *buf,

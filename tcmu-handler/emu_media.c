@@ -64,6 +64,7 @@ struct emu_media {
 	uint32_t lbs;
 	uint64_t nblocks;
 	uint32_t unit;			/* LBAs per mapping unit */
+	unsigned unit_shift;		/* log2(unit): it is a power of two */
 	/* flash */
 	struct emu_ftl *ftl;
 	/* thin */
@@ -97,6 +98,7 @@ struct emu_media {
 	bool replay_ckpt;		/* replay saw the checkpoint */
 	/* deallocation: one record per command, reclaim chunks */
 	uint64_t reclaim;		/* LBAs per chunk; 0: every unit */
+	unsigned reclaim_shift;		/* log2(reclaim) (a power of two) */
 	struct lrange *cand;		/* chunks a deallocation may free */
 	size_t ncand, ccap;
 	struct lrange *punch;		/* of those, the ones it freed */
@@ -380,9 +382,10 @@ static int dbuf_room(struct emu_media *m, size_t need)
 	return 0;
 }
 
-static void add_delta(struct emu_media *m, const uint8_t *rec, size_t len)
+static inline void add_delta(struct emu_media *m, const uint8_t *rec,
+			     size_t len)
 {
-	if (dbuf_room(m, m->dlen + len)) {
+	if (m->dlen + len > m->dcap && dbuf_room(m, m->dlen + len)) {
 		m->dbuf_err = -ENOMEM;
 		return;
 	}
@@ -485,10 +488,8 @@ static void ftl_delta(void *arg, const struct emu_ftl_delta *d)
 
 	if (alone)
 		op_begin(m);
-	if (emu_ftl_delta_encode(d, rec, sizeof(rec)) != sizeof(rec))
-		m->dbuf_err = -EINVAL;
-	else
-		add_delta(m, rec, sizeof(rec));
+	emu_ftl_delta_put(d, rec);
+	add_delta(m, rec, sizeof(rec));
 	if (alone)
 		op_commit(m, OP_MODEL, 0, 0, 0);
 }
@@ -704,11 +705,21 @@ int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 
 /* ---- deallocation ---- */
 
-static int lrange_add(struct lrange **v, size_t *nr, size_t *cap,
-		      uint64_t lba, uint64_t n, bool merge)
+static int lrange_grow(struct lrange **v, size_t *cap)
 {
-	struct lrange *p;
+	size_t c = *cap ? *cap * 2 : 64;
+	struct lrange *p = realloc(*v, c * sizeof(*p));
 
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+static inline int lrange_add(struct lrange **v, size_t *nr, size_t *cap,
+			     uint64_t lba, uint64_t n, bool merge)
+{
 	if (merge && *nr && (*v)[*nr - 1].lba + (*v)[*nr - 1].n >= lba &&
 	    (*v)[*nr - 1].lba <= lba) {
 		/* adjacent to or overlapping the last one */
@@ -718,15 +729,8 @@ static int lrange_add(struct lrange **v, size_t *nr, size_t *cap,
 			(*v)[*nr - 1].n = e - last;
 		return 0;
 	}
-	if (*nr == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-
-		p = realloc(*v, c * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		*v = p;
-		*cap = c;
-	}
+	if (*nr == *cap && lrange_grow(v, cap))
+		return -ENOMEM;
 	(*v)[(*nr)++] = (struct lrange){ lba, n };
 	return 0;
 }
@@ -798,14 +802,15 @@ static int zero_partial_units(struct emu_media *m, uint64_t lba,
 {
 	int ret = 0;
 
-	if (lba % m->unit && emu_ftl_lookup(m->ftl,
-					    (uint32_t)(lba / m->unit),
-					    NULL) == 1)
-		ret = zero_lbas(m, lba, (first * m->unit < end ?
-					 first * m->unit : end) - lba);
-	if (!ret && stop >= first && stop * m->unit < end &&
+	uint64_t fs = first << m->unit_shift, ss = stop << m->unit_shift;
+
+	if ((lba & (m->unit - 1)) &&
+	    emu_ftl_lookup(m->ftl, (uint32_t)(lba >> m->unit_shift),
+			   NULL) == 1)
+		ret = zero_lbas(m, lba, (fs < end ? fs : end) - lba);
+	if (!ret && stop >= first && ss < end &&
 	    emu_ftl_lookup(m->ftl, (uint32_t)stop, NULL) == 1) {
-		uint64_t tail = stop * m->unit > lba ? stop * m->unit : lba;
+		uint64_t tail = ss > lba ? ss : lba;
 
 		ret = zero_lbas(m, tail, end - tail);
 	}
@@ -881,10 +886,11 @@ static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	if (m->ftl) {
 		/* whole pages; the last page, which may reach past the
 		 * capacity, is whole when the range reaches the capacity */
-		first = (lba + m->unit - 1) / m->unit;
-		stop = end == m->nblocks ? (end + m->unit - 1) / m->unit :
-		       end / m->unit;
-		if (chunks && m->unit > 1) {
+		first = (lba + m->unit - 1) >> m->unit_shift;
+		stop = (end == m->nblocks ? end + m->unit - 1 : end) >>
+		       m->unit_shift;
+		if (chunks && m->unit > 1 &&
+		    ((lba | end) & (m->unit - 1))) {
 			ret = zero_partial_units(m, lba, end, first, stop);
 			if (ret)
 				return io_error(chk, ret, true);
@@ -940,12 +946,13 @@ static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		return ret ? io_error(chk, ret, true) : 0;
 	}
 	if (changed && stop > first) {
-		uint64_t s = m->ftl ? first * m->unit : lba;
-		uint64_t e = m->ftl ? stop * m->unit : end;
+		uint64_t s = m->ftl ? first << m->unit_shift : lba;
+		uint64_t e = m->ftl ? stop << m->unit_shift : end;
+		uint64_t c0 = s >> m->reclaim_shift;
 
 		/* out of memory: not punched, stale bytes no read sees */
-		lrange_add(&m->cand, &m->ncand, &m->ccap, s / m->reclaim,
-			   (e - 1) / m->reclaim - s / m->reclaim + 1, true);
+		lrange_add(&m->cand, &m->ncand, &m->ccap, c0,
+			   ((e - 1) >> m->reclaim_shift) - c0 + 1, true);
 	}
 	return 0;
 }
@@ -1025,10 +1032,10 @@ int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 	}
 	if (m->ftl) {
 		/* page-aligned pieces */
-		uint64_t step = (uint64_t)UNMAP_PIECE_PAGES * m->unit;
+		uint64_t step = (uint64_t)UNMAP_PIECE_PAGES << m->unit_shift;
 
 		while (lba < end && !ret) {
-			uint64_t stop = (lba / step + 1) * step;
+			uint64_t stop = (lba | (step - 1)) + 1;
 
 			if (stop > end)
 				stop = end;
@@ -1867,10 +1874,15 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 		ret = seterr(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
+	/* (a power of two multiple of page or lbs, emu_config_parse) */
+	m->reclaim_shift = m->reclaim ? (unsigned)__builtin_ctzll(m->reclaim) :
+			   0;
 	switch (m->profile) {
 	case EMU_PROFILE_FLASH:
-		/* (reclaim: whole pages, emu_config_parse sees to it) */
+		/* (reclaim: whole pages, emu_config_parse sees to it; page:
+		 * lbs times a power of two) */
 		m->unit = cfg->page_size / m->lbs;
+		m->unit_shift = (unsigned)__builtin_ctz(m->unit);
 		ret = make_ftl(cfg, m->nblocks, m->unit, &m->ftl, err, errlen);
 		break;
 	case EMU_PROFILE_SMR_HOST_AWARE:

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/endian.h>
 
 #define FHINT_UNMAP_CDB_LEN		10
 #define FHINT_UNMAP_PARAM_HDR_LEN	8
@@ -124,9 +125,20 @@ int fhint_unmap_iter_init(struct fhint_unmap_iter *it, const uint8_t *buf,
 			  size_t len, unsigned int flags,
 			  struct fhint_check *chk);
 
-/* Next descriptor into @d; false when there are no more. */
-bool fhint_unmap_iter_next(struct fhint_unmap_iter *it,
-			   struct fhint_unmap_desc *d);
+/* Next descriptor into @d; false when there are no more.  Inline: a
+ * device server calls it once per range. */
+static inline bool fhint_unmap_iter_next(struct fhint_unmap_iter *it,
+					 struct fhint_unmap_desc *d)
+{
+	if (!it->left)
+		return false;
+	d->lba = fhint_get_be64(it->next);
+	d->nlb = fhint_get_be32(it->next + 8);	/* SBC-4 5.30.2 */
+	it->left--;
+	it->index++;
+	it->next = it->left ? it->next + FHINT_UNMAP_DESC_LEN : NULL;
+	return true;
+}
 
 /*
  * Check as fhint_unmap_iter_init() and copy the descriptors into @d (at
