@@ -13,8 +13,10 @@ echo "$o" | grep -q "user:fhint" && ok "targetcli lists the user:fhint backstore
 
 # ---- LUN 0 with targetcli, LUN 1 with configfs directly ----------------
 # lun0: flash, 4 KiB pages, 128 pages per erase block (512 KiB), VPD B0h
-# limits of 65536 blocks / 64 descriptors per UNMAP, 4 MiB transfers.
-cfg0='/scratch/lun0.img?create=1&profile=flash&page=4096&ppb=128&op=0.1&max_unmap=65536&max_unmap_desc=64&max_xfer=8192&product=lun0'
+# limits of 65536 blocks / 64 descriptors per UNMAP, 4 MiB transfers;
+# writes of 128 KiB and more O_DIRECT to the backing file (direct=: the
+# file system's and fstrim's checks below read through both paths).
+cfg0='/scratch/lun0.img?create=1&profile=flash&page=4096&ppb=128&op=0.1&max_unmap=65536&max_unmap_desc=64&max_xfer=8192&direct=128K&product=lun0'
 o=$(tcli "/backstores/user:fhint create name=lun0 size=256M cfgstring=$cfg0" \
 	"/loopback create naa.5001405fee100001" \
 	"/loopback/naa.5001405fee100001/luns create /backstores/user:fhint/lun0")
