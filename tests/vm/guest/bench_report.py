@@ -87,7 +87,8 @@ for t in ("fhint", "scsihd", "ahci", "nvme"):
         out["trim"].append({**r, "seconds_per_range": pr, "slower_than_fhint": (pr / b) if b else None})
 
 inl_all = [r for r in recs if r["part"] == "inline"]
-sizes = sorted({r.get("range_blocks", 8) for r in inl_all})
+variants = sorted({(r.get("range_blocks", 8), r.get("unwritten", False)) for r in inl_all},
+                  key=lambda v: (v[1], v[0]))
 if inl_all:
     nd = inl_all[0].get("ranges_per_unmap", 64)
     print("\n## Inline trim on the fhint LUN\n")
@@ -99,13 +100,17 @@ if inl_all:
     print("ranges: one per written block, the most ranges that rate can take;")
     print("64 KiB ranges (the LUN's reclaim chunk): extents as a file system")
     print("frees them, 1/16 the ranges, each chunk given back to the host file")
-    print("system (a hole punched).")
+    print("system (a hole punched).  The control sends the same 4 KiB UNMAPs to")
+    print("the second 256 MiB, which nothing wrote: the LUN has nothing to")
+    print("deallocate, so what it loses is what the UNMAP commands cost the")
+    print("guest's I/O path (sg, SCSI, tcm_loop, LIO, TCMU, tcmu-runner).")
     out["inline"] = {}
-for rb in sizes:
-    inl = [r for r in inl_all if r.get("range_blocks", 8) == rb]
+for rb, unw in variants:
+    inl = [r for r in inl_all if (r.get("range_blocks", 8), r.get("unwritten", False)) == (rb, unw)]
     kib = rb * 512 // 1024
+    name = "%d KiB ranges%s" % (kib, ", control: LBAs never written" if unw else "")
     ratios = [r["write_iops_with_trim"] / r["write_iops"] for r in inl if r["write_iops"]]
-    print("\n### %d KiB ranges\n" % kib)
+    print("\n### %s\n" % name)
     print("| repeat | write IOPS | with trims | UNMAPs meanwhile | UNMAP every | ratio |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in inl:
@@ -113,8 +118,8 @@ for rb in sizes:
               r["write_iops_with_trim"], r["unmaps"],
               ("%.1f ms" % (r["period_us"] / 1000)) if "period_us" in r else "5 ms",
               r["write_iops_with_trim"] / r["write_iops"]))
-    print("\nThroughput ratio with / without trims (%d KiB ranges): median %.3f (%s)"
-          % (kib, med(ratios), spread(ratios)))
+    print("\nThroughput ratio with / without trims (%s): median %.3f (%s)"
+          % (name, med(ratios), spread(ratios)))
     cost = {}
     cr = [r for r in inl if "cpu_alone" in r]
     if cr:
@@ -124,26 +129,27 @@ for rb in sizes:
         def per_write(k, iops):
             t = sum(r[k]["runner_ticks"] for r in cr) / cr[0][k]["hz"]
             return t * 1e6 / (sum(r[iops] for r in cr) * (RUNTIME + 1))
-        print("\nGuest CPU idle: %.0f %% alone, %.0f %% with trims; tcmu-runner CPU"
-              % (share("cpu_alone"), share("cpu_trim")))
-        print("per write: %.0f us alone, %.0f us with trims (the UNMAPs' share"
-              % (per_write("cpu_alone", "write_iops"), per_write("cpu_trim", "write_iops_with_trim")))
-        print("included).")
-        # What an UNMAP costs the LUN: tcmu-runner's CPU with trims less
-        # what the writes of that run cost at the rate measured alone.
+        def per_s(k):
+            return sum(r[k]["runner_ticks"] for r in cr) / cr[0][k]["hz"] / (len(cr) * (RUNTIME + 1))
+        print("\nGuest CPU idle: %.0f %% alone, %.0f %% with trims; tcmu-runner: %.2f CPU"
+              % (share("cpu_alone"), share("cpu_trim"), per_s("cpu_alone")))
+        print("alone, %.2f with trims, %.0f us a write alone, %.0f with trims (the"
+              % (per_s("cpu_trim"), per_write("cpu_alone", "write_iops"),
+                 per_write("cpu_trim", "write_iops_with_trim")))
+        print("UNMAPs' share included).")
+        # tcmu-runner's CPU with trims less what the writes of that run
+        # cost at the rate measured alone, per UNMAP and per range
         w1 = per_write("cpu_alone", "write_iops") / 1e6
         t = sum(r["cpu_trim"]["runner_ticks"] for r in cr) / cr[0]["cpu_trim"]["hz"]
         wr = sum(r["write_iops_with_trim"] for r in cr) * (RUNTIME + 1)
         nu = sum(r["unmaps"] for r in cr)
         if nu:
             pu = (t - wr * w1) / nu
-            print("\nWhat an UNMAP of %s ranges costs tcmu-runner (its CPU with trims less" % nd)
-            print("the writes' at the rate alone): %.2f ms, %.1f us a range, %.1f %%"
-                  % (pu * 1e3, pu * 1e6 / nd, 100.0 * pu / nd / w1))
-            print("of a 4 KiB write: while tcmu-runner is the bottleneck, that share")
-            print("times the ranges per written block is the write throughput lost.")
-            cost = {"ms_per_unmap": pu * 1e3, "us_per_range": pu * 1e6 / nd,
-                    "share_of_write": pu / nd / w1}
-    out["inline"]["%dk" % kib] = dict(cost, range_kib=kib, runs=inl,
-                                      ratio_median=med(ratios), ratios=ratios)
+            print("\ntcmu-runner's CPU with trims less the writes' at the rate alone, per")
+            print("UNMAP of %s ranges: %.2f ms, %.1f us a range (%.1f %% of a write's)."
+                  % (nd, pu * 1e3, pu * 1e6 / nd, 100.0 * pu / nd / w1))
+            cost = {"runner_ms_per_unmap": pu * 1e3, "runner_us_per_range": pu * 1e6 / nd,
+                    "runner_share_of_write": pu / nd / w1}
+    out["inline"]["%dk%s" % (kib, "_unwritten" if unw else "")] = dict(
+        cost, range_kib=kib, unwritten=unw, runs=inl, ratio_median=med(ratios), ratios=ratios)
 json.dump(out, open(sys.argv[2], "w"), indent=1)
