@@ -14,7 +14,8 @@
  *                         LOG (and LOG fsync'ed); runs until killed
  *   verify DEV LOG        every chunk LOG names reads back intact
  *   trimloop DEV LBA NLB NDESC PERIOD_US [RANGE]
- *                         until SIGTERM: one UNMAP of NDESC random ranges
+ *                         until SIGTERM: one UNMAP of NDESC (0: none, an
+ *                         empty parameter list) random ranges
  *                         of RANGE blocks (default 8, 4 KiB of 512-byte
  *                         blocks), aligned to RANGE, inside [LBA, LBA +
  *                         NLB), PERIOD_US apart (the inline-trim
@@ -276,7 +277,7 @@ static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
 	unsigned i;
 	int len;
 
-	if (!ndesc || ndesc > 256 || !range || nlb < range) {
+	if (ndesc > 256 || !range || nlb < range) {
 		fhint_dev_close(dev);
 		return 2;
 	}
@@ -288,10 +289,14 @@ static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
 			d[i].lba = lba + (x % (nlb / range)) * range;
 			d[i].nlb = range;
 		}
-		len = fhint_unmap_param_encode(d, ndesc, buf, sizeof(buf));
+		/* NDESC 0: PARAMETER LIST LENGTH 0, no data, nothing to do
+		 * (SBC-4 5.30.1): the command's trip alone */
+		len = ndesc ? fhint_unmap_param_encode(d, ndesc, buf,
+						       sizeof(buf)) : 0;
 		c.param_len = (uint16_t)len;
 		fhint_unmap_cdb_encode(&c, cdb, sizeof(cdb));
-		if (fhint_dev_cmd(dev, cdb, 10, FHINT_DIR_TO_DEV, buf,
+		if (fhint_dev_cmd(dev, cdb, 10, len ? FHINT_DIR_TO_DEV :
+				  FHINT_DIR_NONE, len ? buf : NULL,
 				  (uint32_t)len, NULL, &chk))
 			bad++;
 		n++;

@@ -11,8 +11,9 @@
 #  3. inline trim: fio random writes alone, then with multi-range UNMAPs of
 #     the data fio writes interleaved (fhint-vmtool trimloop: as many bytes
 #     per second as fio wrote alone, in 4 KiB ranges and in 64 KiB ones,
-#     MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT ranges per UNMAP), and the
-#     control: the 4 KiB UNMAPs on LBAs never written: throughput ratios.
+#     MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT ranges per UNMAP), and with the
+#     same process sending as many UNMAPs with empty parameter lists (the
+#     harness's own cost): throughput ratios.
 # Writes $out/bench-vm.json and $out/bench-vm.md.  Figures, not assertions:
 # the TAP lines only say each step ran.
 . "$(dirname "$0")/lib.sh"
@@ -179,14 +180,16 @@ dd if=/dev/urandom of=/dev/$d bs=4M count=64 oflag=direct status=none
 # The LUN's MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT: one UNMAP carries that
 # many ranges (what multi-range inline trim is for).
 ndesc=$($probe --json /dev/$sg | json "d['block_limits']['max_unmap_block_descriptor_count']")
-inline() {	# inline PERIOD_US|0 [RANGE [LBA]] -> write iops of fio on the first 256 MiB
-	local tp= c0
+inline() {	# inline alone|empty|trim PERIOD_US RANGE LBA -> write iops of fio
+	# on the first 256 MiB: alone; while fhint-vmtool trimloop sends
+	# UNMAPs with an empty parameter list every PERIOD_US (the same
+	# command stream, nothing to deallocate); or while it deallocates
+	# $ndesc random ranges of RANGE blocks from LBA every PERIOD_US
+	local tp= c0 nd=$ndesc
 	c0=$(cpu_ticks)
-	if [ "$1" != 0 ]; then
-		# a discarding file system in the steady state: random ranges
-		# of RANGE blocks of the data fio is writing, as many bytes per
-		# second as fio writes, $ndesc ranges per UNMAP
-		$vmtool trimloop /dev/$sg ${3:-0} 524288 $ndesc $1 $2 > /tmp/it.json &
+	[ "$1" = empty ] && nd=0
+	if [ "$1" != alone ]; then
+		$vmtool trimloop /dev/$sg $4 524288 $nd $2 $3 > /tmp/it.json &
 		tp=$!
 	fi
 	fio --name=b --filename=/dev/$d --rw=randwrite --bs=4k --iodepth=16 \
@@ -196,38 +199,38 @@ inline() {	# inline PERIOD_US|0 [RANGE [LBA]] -> write iops of fio on the first 
 import json, sys; print("%.1f" % json.load(sys.stdin)["jobs"][0]["write"]["iops"])'
 	if [ -n "$tp" ]; then
 		kill $tp 2>/dev/null; wait $tp 2>/dev/null
-		json "d['unmaps']" < /tmp/it.json > /tmp/it.count
+		json "d['unmaps']" < /tmp/it.json > /tmp/it.count.$1
 	fi
-	cpu_json "$c0" "$(cpu_ticks)" > /tmp/it.cpu.$([ "$1" = 0 ] && echo alone || echo trim)
+	cpu_json "$c0" "$(cpu_ticks)" > /tmp/it.cpu.$1
 }
 # The trim rate, from one untimed run of fio alone: as many bytes per
 # second as it writes.  Ranges of 8 blocks (4 KiB: one range per written
 # block, the most ranges a steady state can send) and of 128 (64 KiB, the
 # LUN's reclaim chunk: extents as a file system frees them, 1/16 the
 # ranges, and every one gives its chunk back to the host file system).
-# "8u", the control: the same 4 KiB UNMAPs on the second 256 MiB, which
-# nothing ever wrote, so the LUN has nothing to deallocate: what the
-# UNMAP commands cost the guest's I/O path apart from the device's work.
+# "8u": the 4 KiB UNMAPs on the second 256 MiB, which nothing ever wrote
+# (the LUN has nothing to deallocate).  Every repeat runs fio alone, with
+# the empty UNMAP stream and with the trims, in rotating order: the
+# empty stream is the harness's own cost (a second process sending
+# commands through sg, SCSI, tcm_loop, LIO and TCMU), trims / empty what
+# deallocating costs on top of it.
 settle
-a=$(inline 0)
-# (7 repeats by default: the per-repeat ratios spread 0.85..1.0; the
-# two variants take turns going first)
-for v in ${FHINT_BENCH_INLINE_RANGES:-8 128 8u}; do
+a0=$(inline alone 0 8 0)
+for v in ${FHINT_BENCH_INLINE_RANGES:-8 128}; do
 range=${v%u} lba=0 unw=false
 [ "$v" != "$range" ] && lba=524288 unw=true
-period=$(python3 -c "print(max(1000, int($ndesc * $range / 8 * 1e6 / max($a, 1.0))))")
+period=$(python3 -c "print(max(1000, int($ndesc * $range / 8 * 1e6 / max($a0, 1.0))))")
 for r in $(seq ${FHINT_BENCH_INLINE_REPS:-7}); do
-	rm -f /tmp/it.count
-	if [ $((r % 2)) -eq 0 ]; then
-		settle; inline $period $range $lba > /tmp/it.iops
-		settle; a=$(inline 0)
-	else
-		settle; a=$(inline 0)
-		settle; inline $period $range $lba > /tmp/it.iops
-	fi
-	b=$(cat /tmp/it.iops)
-	t=$(cat /tmp/it.count 2>/dev/null || echo 0)
-	rec "{\"part\": \"inline\", \"rep\": $r, \"range_blocks\": $range, \"unwritten\": $unw, \"write_iops\": $a, \"write_iops_with_trim\": $b, \"unmaps\": $t, \"ranges_per_unmap\": $ndesc, \"period_us\": $period, \"cpu_alone\": {$(cat /tmp/it.cpu.alone)}, \"cpu_trim\": {$(cat /tmp/it.cpu.trim)}}"
+	rm -f /tmp/it.count.*
+	case $((r % 3)) in
+	1) order="alone empty trim" ;;
+	2) order="empty trim alone" ;;
+	*) order="trim alone empty" ;;
+	esac
+	for k in $order; do
+		settle; inline $k $period $range $lba > /tmp/it.iops.$k
+	done
+	rec "{\"part\": \"inline\", \"rep\": $r, \"range_blocks\": $range, \"unwritten\": $unw, \"write_iops\": $(cat /tmp/it.iops.alone), \"write_iops_empty_unmaps\": $(cat /tmp/it.iops.empty), \"write_iops_with_trim\": $(cat /tmp/it.iops.trim), \"unmaps\": $(cat /tmp/it.count.trim 2>/dev/null || echo 0), \"empty_unmaps\": $(cat /tmp/it.count.empty 2>/dev/null || echo 0), \"ranges_per_unmap\": $ndesc, \"period_us\": $period, \"cpu_alone\": {$(cat /tmp/it.cpu.alone)}, \"cpu_empty\": {$(cat /tmp/it.cpu.empty)}, \"cpu_trim\": {$(cat /tmp/it.cpu.trim)}}"
 done
 done
 ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-7} repeats per range size ($ndesc ranges per UNMAP)"

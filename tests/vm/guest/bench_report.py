@@ -92,64 +92,71 @@ variants = sorted({(r.get("range_blocks", 8), r.get("unwritten", False)) for r i
 if inl_all:
     nd = inl_all[0].get("ranges_per_unmap", 64)
     print("\n## Inline trim on the fhint LUN\n")
-    print("fio 4 KiB random writes (iodepth 16) on the first 256 MiB alone, and")
-    print("while one process (fhint-vmtool trimloop, SG_IO) deallocates random")
-    print("ranges of those same 256 MiB, %s ranges per UNMAP (the LUN's" % nd)
-    print("MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT), as many bytes per second as")
-    print("fio wrote alone (a discarding file system's steady state).  4 KiB")
-    print("ranges: one per written block, the most ranges that rate can take;")
-    print("64 KiB ranges (the LUN's reclaim chunk): extents as a file system")
-    print("frees them, 1/16 the ranges, each chunk given back to the host file")
-    print("system (a hole punched).  The control sends the same 4 KiB UNMAPs to")
-    print("the second 256 MiB, which nothing wrote: the LUN has nothing to")
-    print("deallocate, so what it loses is what the UNMAP commands cost the")
-    print("guest's I/O path (sg, SCSI, tcm_loop, LIO, TCMU, tcmu-runner).")
+    print("fio 4 KiB random writes (iodepth 16) on the first 256 MiB: alone; while")
+    print("one process (fhint-vmtool trimloop, SG_IO) sends UNMAPs with an empty")
+    print("parameter list (nothing to deallocate: the harness's own cost, a second")
+    print("command stream through sg, SCSI, tcm_loop, LIO and TCMU); and while the")
+    print("same process deallocates random ranges of those same 256 MiB, %s per" % nd)
+    print("UNMAP (the LUN's MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT), as many bytes")
+    print("per second as fio wrote alone (a discarding file system's steady")
+    print("state), at the same UNMAP rate as the empty stream.  4 KiB ranges: one")
+    print("per written block, the most ranges that rate can take; 64 KiB ranges")
+    print("(the LUN's reclaim chunk): extents as a file system frees them, 1/16")
+    print("the ranges, each chunk given back to the host file system (a hole")
+    print("punched).  Each repeat runs the three in rotating order.  trims / empty")
+    print("is what deallocating costs the writes; trims / alone includes the")
+    print("harness.")
     out["inline"] = {}
+def ratio_of(rs, a, b):
+    return [r[a] / r[b] for r in rs if r.get(b) and a in r]
 for rb, unw in variants:
     inl = [r for r in inl_all if (r.get("range_blocks", 8), r.get("unwritten", False)) == (rb, unw)]
     kib = rb * 512 // 1024
-    name = "%d KiB ranges%s" % (kib, ", control: LBAs never written" if unw else "")
-    ratios = [r["write_iops_with_trim"] / r["write_iops"] for r in inl if r["write_iops"]]
+    name = "%d KiB ranges%s" % (kib, ", on LBAs never written" if unw else "")
+    three = all("write_iops_empty_unmaps" in r for r in inl)
+    ratios = ratio_of(inl, "write_iops_with_trim", "write_iops")
     print("\n### %s\n" % name)
-    print("| repeat | write IOPS | with trims | UNMAPs meanwhile | UNMAP every | ratio |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    if three:
+        print("| repeat | write IOPS alone | empty UNMAPs | with trims | UNMAPs | UNMAP every | empty / alone | trims / alone | trims / empty |")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    else:
+        print("| repeat | write IOPS | with trims | UNMAPs meanwhile | UNMAP every | ratio |")
+        print("| ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in inl:
-        print("| %d | %.0f | %.0f | %d | %s | %.3f |" % (r["rep"], r["write_iops"],
-              r["write_iops_with_trim"], r["unmaps"],
-              ("%.1f ms" % (r["period_us"] / 1000)) if "period_us" in r else "5 ms",
-              r["write_iops_with_trim"] / r["write_iops"]))
-    print("\nThroughput ratio with / without trims (%s): median %.3f (%s)"
-          % (name, med(ratios), spread(ratios)))
-    cost = {}
+        every = ("%.1f ms" % (r["period_us"] / 1000)) if "period_us" in r else "5 ms"
+        if three:
+            print("| %d | %.0f | %.0f | %.0f | %d | %s | %.3f | %.3f | %.3f |" % (
+                r["rep"], r["write_iops"], r["write_iops_empty_unmaps"],
+                r["write_iops_with_trim"], r["unmaps"], every,
+                r["write_iops_empty_unmaps"] / r["write_iops"],
+                r["write_iops_with_trim"] / r["write_iops"],
+                r["write_iops_with_trim"] / r["write_iops_empty_unmaps"]))
+        else:
+            print("| %d | %.0f | %.0f | %d | %s | %.3f |" % (r["rep"], r["write_iops"],
+                  r["write_iops_with_trim"], r["unmaps"], every,
+                  r["write_iops_with_trim"] / r["write_iops"]))
+    res = dict(range_kib=kib, unwritten=unw, runs=inl, ratio_median=med(ratios), ratios=ratios)
+    print("\nWith trims / alone (%s): median %.3f (%s)" % (name, med(ratios), spread(ratios)))
+    if three:
+        re_ = ratio_of(inl, "write_iops_empty_unmaps", "write_iops")
+        rt = ratio_of(inl, "write_iops_with_trim", "write_iops_empty_unmaps")
+        print("Empty UNMAPs / alone: median %.3f (%s)" % (med(re_), spread(re_)))
+        print("**With trims / empty UNMAPs: median %.3f (%s)**" % (med(rt), spread(rt)))
+        res.update(empty_over_alone_median=med(re_), empty_over_alone=re_,
+                   trim_over_empty_median=med(rt), trim_over_empty=rt)
     cr = [r for r in inl if "cpu_alone" in r]
     if cr:
         def share(k):
             i = sum(r[k]["idle_ticks"] for r in cr)
             return 100.0 * i / max(i + sum(r[k]["busy_ticks"] for r in cr), 1)
-        def per_write(k, iops):
-            t = sum(r[k]["runner_ticks"] for r in cr) / cr[0][k]["hz"]
-            return t * 1e6 / (sum(r[iops] for r in cr) * (RUNTIME + 1))
         def per_s(k):
             return sum(r[k]["runner_ticks"] for r in cr) / cr[0][k]["hz"] / (len(cr) * (RUNTIME + 1))
-        print("\nGuest CPU idle: %.0f %% alone, %.0f %% with trims; tcmu-runner: %.2f CPU"
-              % (share("cpu_alone"), share("cpu_trim"), per_s("cpu_alone")))
-        print("alone, %.2f with trims, %.0f us a write alone, %.0f with trims (the"
-              % (per_s("cpu_trim"), per_write("cpu_alone", "write_iops"),
-                 per_write("cpu_trim", "write_iops_with_trim")))
-        print("UNMAPs' share included).")
-        # tcmu-runner's CPU with trims less what the writes of that run
-        # cost at the rate measured alone, per UNMAP and per range
-        w1 = per_write("cpu_alone", "write_iops") / 1e6
-        t = sum(r["cpu_trim"]["runner_ticks"] for r in cr) / cr[0]["cpu_trim"]["hz"]
-        wr = sum(r["write_iops_with_trim"] for r in cr) * (RUNTIME + 1)
-        nu = sum(r["unmaps"] for r in cr)
-        if nu:
-            pu = (t - wr * w1) / nu
-            print("\ntcmu-runner's CPU with trims less the writes' at the rate alone, per")
-            print("UNMAP of %s ranges: %.2f ms, %.1f us a range (%.1f %% of a write's)."
-                  % (nd, pu * 1e3, pu * 1e6 / nd, 100.0 * pu / nd / w1))
-            cost = {"runner_ms_per_unmap": pu * 1e3, "runner_us_per_range": pu * 1e6 / nd,
-                    "runner_share_of_write": pu / nd / w1}
-    out["inline"]["%dk%s" % (kib, "_unwritten" if unw else "")] = dict(
-        cost, range_kib=kib, unwritten=unw, runs=inl, ratio_median=med(ratios), ratios=ratios)
+        ks = ["cpu_alone"] + (["cpu_empty"] if three else []) + ["cpu_trim"]
+        print("\nGuest CPU idle, %s: %s; tcmu-runner's CPU: %s." % (
+            " / ".join(k[4:] for k in ks),
+            " / ".join("%.0f %%" % share(k) for k in ks),
+            " / ".join("%.2f" % per_s(k) for k in ks)))
+        res["runner_cpu"] = {k[4:]: per_s(k) for k in ks}
+        res["guest_idle_pct"] = {k[4:]: share(k) for k in ks}
+    out["inline"]["%dk%s" % (kib, "_unwritten" if unw else "")] = res
 json.dump(out, open(sys.argv[2], "w"), indent=1)
