@@ -365,13 +365,11 @@ static void op_begin(struct emu_media *m)
 	m->in_op = true;
 }
 
-static int dbuf_room(struct emu_media *m, size_t need)
+static int dbuf_grow(struct emu_media *m, size_t need)
 {
 	size_t cap = m->dcap ? m->dcap : 4096;
 	uint8_t *p;
 
-	if (need <= m->dcap)
-		return 0;
 	while (cap < need)
 		cap *= 2;
 	p = realloc(m->dbuf, cap);
@@ -382,10 +380,17 @@ static int dbuf_room(struct emu_media *m, size_t need)
 	return 0;
 }
 
+/* Room for @need bytes of record: 0 or -ENOMEM.  Inline, the growth out
+ * of line: add_delta calls it once per model delta. */
+static inline int dbuf_room(struct emu_media *m, size_t need)
+{
+	return need <= m->dcap ? 0 : dbuf_grow(m, need);
+}
+
 static inline void add_delta(struct emu_media *m, const uint8_t *rec,
 			     size_t len)
 {
-	if (m->dlen + len > m->dcap && dbuf_room(m, m->dlen + len)) {
+	if (dbuf_room(m, m->dlen + len)) {
 		m->dbuf_err = -ENOMEM;
 		return;
 	}
