@@ -175,6 +175,11 @@ int main(int argc, char **argv)
 	FILE *f;
 	int r;
 
+	if (argc > 3 || (argc > 1 && argv[1][0] == '-') ||
+	    (argc > 2 && argv[2][0] == '-')) {
+		fprintf(stderr, "usage: fhint-bench-emu [RESULTS.json] [DIR]\n");
+		return 2;
+	}
 	for (r = 0; r < RUNS; r++) {
 		te[r] = run_emu(dir, r);
 		tp[r] = run_pwrite(dir, r);

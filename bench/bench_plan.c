@@ -377,6 +377,12 @@ int main(int argc, char **argv)
 	int ok = 1;
 	FILE *f;
 
+	if (argc > 2 || (argc > 1 && argv[1][0] == '-')) {
+		fprintf(stderr, "usage: fhint-bench [RESULTS.json]\n");
+		free(in);
+		free(sorted);
+		return 2;
+	}
 	if (!in || !sorted)
 		return 1;
 	/* 1e6 ranges of 1..256 blocks anywhere on a 2^40-block device */
