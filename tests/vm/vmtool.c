@@ -20,6 +20,13 @@
  *                         blocks), aligned to RANGE, inside [LBA, LBA +
  *                         NLB), PERIOD_US apart (the inline-trim
  *                         benchmark); prints the count
+ *   trimloop DEV LBA NLB NDESC PERIOD_US RANGE PHASE_MS STAT
+ *                         the same in phases of PHASE_MS, off (no UNMAP)
+ *                         and on by turns, starting off; after each phase
+ *                         a JSON line: its length, the UNMAPs sent and the
+ *                         writes the block device STAT file
+ *                         (/sys/block/sdX/stat) completed meanwhile (the
+ *                         paired-window inline-trim benchmark)
  *
  * DEV is any fhint target (/dev/sgN, /dev/sdX, iscsi://...) for stats and
  * census, a block device for stream and verify.
@@ -265,25 +272,77 @@ static void on_term(int sig)
 	stop = 1;
 }
 
-static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
-			unsigned ndesc, unsigned period_us, uint32_t range)
+static double mono_s(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Writes completed, the 5th field of a block device's stat file
+ * (Documentation/block/stat.rst); SG_IO commands are not counted there. */
+static uint64_t stat_writes(const char *path)
+{
+	unsigned long long v[5] = { 0 };
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4]) != 5)
+		v[4] = 0;
+	fclose(f);
+	return v[4];
+}
+
+static int cmd_trimloop(const char *target, uint64_t lba, uint64_t nlb,
+			unsigned ndesc, unsigned period_us, uint32_t range,
+			unsigned phase_ms, const char *stat)
+{
+	double t_phase, t;
+	uint64_t w_phase = 0, n_phase = 0;
+	unsigned phase = 0;
 	struct fhint_dev *dev = open_dev(target);
-	struct fhint_unmap_desc d[256];
+	static struct fhint_unmap_desc d[FHINT_UNMAP_MAX_DESCS];
 	struct fhint_unmap_cdb c = { 0 };
 	struct fhint_check chk;
-	uint8_t cdb[10], buf[8 + 16 * 256];
+	static uint8_t buf[8 + 16 * FHINT_UNMAP_MAX_DESCS];
+	uint8_t cdb[10];
 	uint64_t n = 0, bad = 0, x = 88172645463325252ull;
 	unsigned i;
 	int len;
 
-	if (ndesc > 256 || !range || nlb < range) {
+	if (ndesc > FHINT_UNMAP_MAX_DESCS || !range || nlb < range ||
+	    (phase_ms && access(stat, R_OK))) {
 		fhint_dev_close(dev);
 		return 2;
 	}
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
+	t_phase = mono_s();
+	if (phase_ms)
+		w_phase = stat_writes(stat);
 	while (!stop) {
+		if (phase_ms && (t = mono_s()) >= t_phase + phase_ms / 1e3) {
+			uint64_t w = stat_writes(stat);
+
+			printf("{\"phase\": %u, \"on\": %s, \"s\": %.4f, "
+			       "\"writes\": %" PRIu64 ", \"unmaps\": %" PRIu64
+			       "}\n", phase, phase & 1 ? "true" : "false",
+			       t - t_phase, w - w_phase, n - n_phase);
+			fflush(stdout);
+			phase++;
+			t_phase = t;
+			w_phase = w;
+			n_phase = n;
+		}
+		if (phase_ms && !(phase & 1)) {	/* off: sleep to the end */
+			t = t_phase + phase_ms / 1e3 - mono_s();
+			if (t > 0)
+				usleep((useconds_t)(t * 1e6) + 1);
+			continue;
+		}
 		for (i = 0; i < ndesc; i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			d[i].lba = lba + (x % (nlb / range)) * range;
@@ -320,15 +379,19 @@ int main(int argc, char **argv)
 				  strtoull(argv[5], NULL, 0));
 	if (argc == 4 && !strcmp(argv[1], "verify"))
 		return cmd_verify(argv[2], argv[3]);
-	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "trimloop"))
+	if ((argc == 7 || argc == 8 || argc == 10) &&
+	    !strcmp(argv[1], "trimloop"))
 		return cmd_trimloop(argv[2], strtoull(argv[3], NULL, 0),
 				    strtoull(argv[4], NULL, 0),
 				    (unsigned)strtoul(argv[5], NULL, 0),
 				    (unsigned)strtoul(argv[6], NULL, 0),
-				    argc == 8 ? (uint32_t)strtoul(argv[7], NULL,
-								  0) : 8);
+				    argc >= 8 ? (uint32_t)strtoul(argv[7], NULL,
+								  0) : 8,
+				    argc == 10 ? (unsigned)strtoul(argv[8],
+								   NULL, 0) : 0,
+				    argc == 10 ? argv[9] : NULL);
 	fprintf(stderr, "usage: fhint-vmtool stats DEV | census DEV LBA NLB |"
 		" stream BLKDEV LOG START NSECT | verify BLKDEV LOG |"
-		" trimloop DEV LBA NLB NDESC PERIOD_US [RANGE]\n");
+		" trimloop DEV LBA NLB NDESC PERIOD_US [RANGE [PHASE_MS STAT]]\n");
 	return 2;
 }

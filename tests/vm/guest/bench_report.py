@@ -10,6 +10,10 @@ med = statistics.median
 def spread(v): return "%s..%s" % (fmt(min(v)), fmt(max(v)))
 def fmt(x): return "%.0f" % x if x >= 100 else "%.3g" % x
 
+for r in recs:
+    if r["part"] == "config":
+        print("The fhint LUN's configuration has \"%s\" added.\n" % r["fhint_cfg"])
+        out["fhint_cfg"] = r["fhint_cfg"]
 print("## fio through tcm_loop (median of %d, min..max)\n" %
       max([r.get("rep", 1) for r in recs if r["part"] == "fio"] or [0]))
 print("Ratios: of the medians, and in brackets the range of the per-repeat")
@@ -159,4 +163,41 @@ for rb, unw in variants:
         res["runner_cpu"] = {k[4:]: per_s(k) for k in ks}
         res["guest_idle_pct"] = {k[4:]: share(k) for k in ks}
     out["inline"]["%dk%s" % (kib, "_unwritten" if unw else "")] = res
+duty = [r for r in recs if r["part"] == "duty"]
+if duty:
+    print("\n### Paired windows\n")
+    print("One fio run per line (4 KiB random writes, iodepth 16, first 256 MiB)")
+    print("while trimloop spends %.0f s sending nothing and %.0f s sending UNMAPs" % (
+        duty[0]["phase_ms"] / 1000, duty[0]["phase_ms"] / 1000))
+    print("(at the rate above), by turns; the writes per window are the block")
+    print("device's own count.  Each window with UNMAPs against the mean of the")
+    print("windows without on either side of it; the first two windows and the")
+    print("last two are left out (fio starting and stopping).  \"empty\": UNMAPs")
+    print("with an empty parameter list, at the 4 KiB trims' rate.\n")
+    print("| UNMAPs | windows with | UNMAPs per window | write IOPS without | with | with / without: median | mean (+-2 SE) | min..max | pooled |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    out["duty"] = []
+    for r in duty:
+        ph = r["phases"][2:-2]
+        rate = [p["writes"] / p["s"] for p in ph]
+        rs = []
+        for i in range(1, len(ph) - 1):
+            if ph[i]["on"] and not ph[i - 1]["on"] and not ph[i + 1]["on"]:
+                rs.append(rate[i] / ((rate[i - 1] + rate[i + 1]) / 2))
+        on = [p for p in ph if p["on"]]
+        off = [p for p in ph if not p["on"]]
+        if len(rs) < 2 or not on or not off:
+            continue
+        ron = sum(p["writes"] for p in on) / sum(p["s"] for p in on)
+        roff = sum(p["writes"] for p in off) / sum(p["s"] for p in off)
+        mean = statistics.mean(rs)
+        se = statistics.stdev(rs) / len(rs) ** 0.5
+        name = "empty" if r["kind"] == "empty" else "%d KiB ranges" % (r["range_blocks"] // 2)
+        print("| %s | %d | %.0f | %.0f | %.0f | %.3f | %.3f (+-%.3f) | %.3f..%.3f | %.3f |" % (
+            name, len(rs), statistics.mean(p["unmaps"] for p in on), roff, ron,
+            med(rs), mean, 2 * se, min(rs), max(rs), ron / roff))
+        out["duty"].append(dict(kind=r["kind"], range_kib=r["range_blocks"] // 2,
+                                pairs=len(rs), ratios=rs, ratio_median=med(rs),
+                                ratio_mean=mean, ratio_se=se, pooled=ron / roff,
+                                iops_without=roff, iops_with=ron, period_us=r["period_us"]))
 json.dump(out, open(sys.argv[2], "w"), indent=1)
