@@ -23,9 +23,9 @@
  *              2F pages: every 4 KiB write of a file page goes to a free
  *              LUN page, the old copy becomes garbage) alone, against the
  *              same writes with the old copies deallocated every 256 writes
- *              by one planned multi-range UNMAP of 256 ranges (the LUN's
- *              MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT: online discard,
- *              batched).
+ *              by one planned multi-range UNMAP of 256 ranges (online
+ *              discard, batched; as many as an NVMe DSM carries, the LUN
+ *              takes up to its MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT).
  *              Throughput ratio with / without; the FTL's WA of both.
  *
  * Median of REPEATS runs (min and max beside); each run uses a fresh LUN,
@@ -57,9 +57,9 @@
 #define RANGE_LBAS	8u	/* 4 KiB */
 #define SLOT_LBAS	16u	/* ranges at random slots of 8 KiB */
 #define SLOTS_PER_RANGE	4u
-/* inline: old copies per UNMAP = the emulated LUN's MAXIMUM UNMAP BLOCK
- * DESCRIPTOR COUNT (256 by default): each UNMAP as full as the device
- * allows, as a file system batching its online discards would send */
+/* inline: old copies per UNMAP: 256, as many as an NVMe DSM carries
+ * (the emulated SCSI LUN takes 4095 by default, at least BATCH), as a file
+ * system batching its online discards would send */
 #define BATCH		256u
 #define MAX_REPEATS	32
 

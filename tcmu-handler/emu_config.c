@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fhint/nvme_dsm.h"
+#include "fhint/scsi_unmap.h"
+
 #include "emu_ftl.h"
 #include "emu_priv.h"
 
@@ -98,7 +101,8 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	  "VPD B0h MAXIMUM UNMAP LBA COUNT (default 0: 1 GiB worth)")	\
 	X("max_unmap_desc", K_UINT, max_unmap_desc, 1, 0xffffffff, P_ALL, \
 	  "1..4294967295",						\
-	  "VPD B0h MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT (default 256)")	\
+	  "VPD B0h MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT (default 4095, " \
+	  "the most one UNMAP carries; protocol=nvme: 256, DMRL)")	\
 	X("max_ws", K_UINT, max_ws_len, 0, 0xffffffff, P_ALL,		\
 	  "0..4294967295 blocks",					\
 	  "VPD B0h MAXIMUM WRITE SAME LENGTH (default 0: 1 GiB worth)")	\
@@ -190,7 +194,9 @@ void emu_config_defaults(struct emu_config *cfg)
 	cfg->conv_zones = 1;
 	cfg->max_open_zones = 8;
 	cfg->reclaim = 64 * 1024;
-	cfg->max_unmap_desc = 256;
+	/* the most a 16-bit PARAMETER LIST LENGTH carries (SBC-4 5.30.2):
+	 * one UNMAP per 4095 ranges; 256 with protocol=nvme (below) */
+	cfg->max_unmap_desc = FHINT_UNMAP_MAX_DESCS;
 	cfg->lbprz = 1;
 	cfg->wce = true;
 	cfg->perm_streams = 5;
@@ -460,7 +466,7 @@ static int validate(const struct emu_config *c, uint64_t seen,
 			    "Namespace command set");
 	if (c->nvme && c->sat)
 		return fail(err, errlen, "sat: not a key of protocol=nvme");
-	if (c->nvme && c->max_unmap_desc > 256)
+	if (c->nvme && c->max_unmap_desc > FHINT_NVME_DSM_RANGES_MAX)
 		return fail(err, errlen, "max_unmap_desc: %u is more than "
 			    "the 256 ranges of a Dataset Management command "
 			    "(protocol=nvme, DMRL)", c->max_unmap_desc);
@@ -570,6 +576,10 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 		if (ret)
 			return ret;
 	}
+	/* a Dataset Management command carries at most 256 ranges (NR is
+	 * 8 bits, NVMe 2.0 Base 3.3.4): the default of protocol=nvme */
+	if (cfg->nvme && !key_seen(seen, "max_unmap_desc"))
+		cfg->max_unmap_desc = FHINT_NVME_DSM_RANGES_MAX;
 	ret = validate(cfg, seen, err, errlen);
 	/* the default reclaim chunk is at least a page */
 	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&

@@ -9,13 +9,16 @@
  *   MAXIMUM TRANSFER LENGTH       8 MiB worth of logical blocks
  *   MAXIMUM UNMAP LBA COUNT       1 GiB worth of logical blocks
  *   MAXIMUM WRITE SAME LENGTH     1 GiB worth of logical blocks
- *   MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT  cfg.max_unmap_desc (default 256)
+ *   MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT  cfg.max_unmap_desc (default 4095;
+ *                                         256 with protocol=nvme)
  *   MAXIMUM COMPARE AND WRITE LENGTH      EMU_RW_MAX_CAW_LEN
  *   WSNZ                                  EMU_RW_WSNZ
  * (see spec-notes/emulator-rw.md).
  */
 #ifndef FHINT_EMU_RW_H
 #define FHINT_EMU_RW_H
+
+#include "fhint/scsi_unmap.h"
 
 #include "emu_priv.h"
 
@@ -40,7 +43,8 @@ static inline uint32_t emu_rw_max_unmap_lba(const struct emu_dev *dev)
 
 static inline uint32_t emu_rw_max_unmap_desc(const struct emu_dev *dev)
 {
-	return dev->cfg.max_unmap_desc ? dev->cfg.max_unmap_desc : 256;
+	return dev->cfg.max_unmap_desc ? dev->cfg.max_unmap_desc :
+					 FHINT_UNMAP_MAX_DESCS;
 }
 
 static inline uint64_t emu_rw_max_ws_len(const struct emu_dev *dev)

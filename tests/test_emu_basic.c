@@ -305,7 +305,7 @@ static const uint8_t bl_flash[64] = {
 	0x00, 0x00, 0x08, 0x00,			/* OTL 1 MiB (erase block) */
 	0x00, 0x00, 0x00, 0x00,
 	0x00, 0x20, 0x00, 0x00,			/* MAX UNMAP LBA 1 GiB */
-	0x00, 0x00, 0x01, 0x00,			/* 256 descriptors */
+	0x00, 0x00, 0x0f, 0xff,			/* 4095 descriptors */
 	0x00, 0x00, 0x08, 0x00,			/* OUG 1 MiB */
 	0x80, 0x00, 0x00, 0x00,			/* UGAVALID, alignment 0 */
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x20, 0x00, 0x00, /* MAX WS 1 GiB */
@@ -332,7 +332,7 @@ static void test_vpd_block_limits(void)
 	CU_ASSERT_EQUAL(li->max_xfer_len, 16384);
 	CU_ASSERT_EQUAL(li->opt_xfer_len, 2048);
 	CU_ASSERT_EQUAL(li->max_unmap, 2097152);
-	CU_ASSERT_EQUAL(li->max_unmap_bdc, 256);
+	CU_ASSERT_EQUAL(li->max_unmap_bdc, 4095);
 	CU_ASSERT_EQUAL(li->opt_unmap_gran, 2048);
 	CU_ASSERT_EQUAL(li->ugavalid, 1);
 	CU_ASSERT_EQUAL(li->unmap_gran_align, 0);

@@ -56,7 +56,8 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(c.media_cache, 0);
 	CU_ASSERT_EQUAL(c.threshold_pct, 0);
 	CU_ASSERT_EQUAL(c.max_unmap_lba, 0);
-	CU_ASSERT_EQUAL(c.max_unmap_desc, 256);
+	/* SBC-4 5.30.2: the most a 16-bit PARAMETER LIST LENGTH carries */
+	CU_ASSERT_EQUAL(c.max_unmap_desc, 4095);
 	CU_ASSERT_EQUAL(c.max_ws_len, 0);
 	CU_ASSERT_EQUAL(c.max_xfer, 0);
 	CU_ASSERT_EQUAL(c.lbprz, 1);
@@ -74,6 +75,15 @@ static void test_defaults(void)
 	CU_ASSERT_EQUAL(memcmp(&c, &d, sizeof(c)), 0);
 	emu_config_defaults(&d);
 	CU_ASSERT_EQUAL(memcmp(&c, &d, sizeof(c)), 0);
+	/* protocol=nvme: a DSM's 256 ranges (NR, 8 bits) unless given */
+	CU_ASSERT_EQUAL(parse("?protocol=nvme", &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.max_unmap_desc, 256);
+	CU_ASSERT_EQUAL(parse("?protocol=nvme&max_unmap_desc=16", &c, err,
+			      sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.max_unmap_desc, 16);
+	CU_ASSERT_EQUAL(parse("?max_unmap_desc=16&protocol=nvme", &c, err,
+			      sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.max_unmap_desc, 16);
 	/* "PATH?" with nothing after it */
 	CU_ASSERT_EQUAL(parse("/tmp/x?", &c, err, sizeof(err)), 0);
 	CU_ASSERT_STRING_EQUAL(c.path, "/tmp/x");

@@ -189,7 +189,7 @@ static void test_flash_json_matches_config(void)
 	CU_ASSERT_EQUAL(jint(j, "block_limits", "opt_unmap_granularity"), 512);
 	CU_ASSERT_EQUAL(jbool(j, "block_limits", "ugavalid"), 1);
 	CU_ASSERT_EQUAL(jint(j, "block_limits", "max_unmap_block_descriptor_count"),
-			256);
+			4095);
 	CU_ASSERT_EQUAL(jint(j, "block_limits", "max_transfer_length"), 16384);
 	CU_ASSERT_EQUAL(jint(j, "block_limits", "max_compare_and_write_length"),
 			255);
@@ -405,7 +405,7 @@ static void test_human_table(void)
 	CU_ASSERT_TRUE(line_has(r.out, "LBPME / LBPRZ", "1 / 1"));
 	CU_ASSERT_TRUE(line_has(r.out, "opt unmap granularity",
 				"512 blocks (256 KiB)"));
-	CU_ASSERT_TRUE(line_has(r.out, "max unmap block descriptors", "256"));
+	CU_ASSERT_TRUE(line_has(r.out, "max unmap block descriptors", "4095"));
 	CU_ASSERT_TRUE(line_has(r.out, "medium rotation rate",
 				"non-rotating (1)"));
 	CU_ASSERT_TRUE(line_has(r.out, "LBPU / LBPWS / LBPWS10", "1 / 1 / 1"));
