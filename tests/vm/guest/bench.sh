@@ -10,8 +10,9 @@
 #     QEMU's scsi-hd, ahci and nvme and on the fhint LUN: commands and time;
 #  3. inline trim: fio random writes alone, then with multi-range UNMAPs of
 #     the data fio writes interleaved (fhint-vmtool trimloop: as many bytes
-#     per second as fio wrote alone, in 4 KiB ranges and in 64 KiB ones,
-#     MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT ranges per UNMAP), and with the
+#     per second as fio wrote alone, in 4 KiB ranges, MAXIMUM UNMAP BLOCK
+#     DESCRIPTOR COUNT of them per UNMAP, and in 64 KiB ones, 1/16 as many
+#     per UNMAP at the same UNMAP rate), and with the
 #     same process sending as many UNMAPs with empty parameter lists (the
 #     harness's own cost): throughput ratios.
 # Writes $out/bench-vm.json and $out/bench-vm.md.  Figures, not assertions:
@@ -185,12 +186,16 @@ dd if=/dev/urandom of=/dev/$d bs=4M count=64 oflag=direct status=none
 # The LUN's MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT: one UNMAP carries that
 # many ranges (what multi-range inline trim is for).
 ndesc=$($probe --json /dev/$sg | json "d['block_limits']['max_unmap_block_descriptor_count']")
+# Ranges per UNMAP for ranges of RANGE blocks: the LUN's most for 4 KiB
+# ranges; for larger ones as many bytes per UNMAP (1/16 the ranges of 64
+# KiB), so every range size sends UNMAPs at the same rate.
+per_unmap() { local n=$((ndesc * 8 / $1)); [ $n -gt $ndesc ] && n=$ndesc; [ $n -lt 1 ] && n=1; echo $n; }
 inline() {	# inline alone|empty|trim PERIOD_US RANGE LBA -> write iops of fio
 	# on the first 256 MiB: alone; while fhint-vmtool trimloop sends
 	# UNMAPs with an empty parameter list every PERIOD_US (the same
 	# command stream, nothing to deallocate); or while it deallocates
 	# $ndesc random ranges of RANGE blocks from LBA every PERIOD_US
-	local tp= c0 nd=$ndesc
+	local tp= c0 nd=$(per_unmap $3)
 	c0=$(cpu_ticks)
 	[ "$1" = empty ] && nd=0
 	if [ "$1" != alone ]; then
@@ -224,7 +229,8 @@ a0=$(inline alone 0 8 0)
 for v in ${FHINT_BENCH_INLINE_RANGES:-8 128}; do
 range=${v%u} lba=0 unw=false
 [ "$v" != "$range" ] && lba=524288 unw=true
-period=$(python3 -c "print(max(1000, int($ndesc * $range / 8 * 1e6 / max($a0, 1.0))))")
+nd=$(per_unmap $range)
+period=$(python3 -c "print(max(1000, int($nd * $range / 8 * 1e6 / max($a0, 1.0))))")
 for r in $(seq ${FHINT_BENCH_INLINE_REPS:-7}); do
 	rm -f /tmp/it.count.*
 	case $((r % 3)) in
@@ -235,30 +241,33 @@ for r in $(seq ${FHINT_BENCH_INLINE_REPS:-7}); do
 	for k in $order; do
 		settle; inline $k $period $range $lba > /tmp/it.iops.$k
 	done
-	rec "{\"part\": \"inline\", \"rep\": $r, \"range_blocks\": $range, \"unwritten\": $unw, \"write_iops\": $(cat /tmp/it.iops.alone), \"write_iops_empty_unmaps\": $(cat /tmp/it.iops.empty), \"write_iops_with_trim\": $(cat /tmp/it.iops.trim), \"unmaps\": $(cat /tmp/it.count.trim 2>/dev/null || echo 0), \"empty_unmaps\": $(cat /tmp/it.count.empty 2>/dev/null || echo 0), \"ranges_per_unmap\": $ndesc, \"period_us\": $period, \"cpu_alone\": {$(cat /tmp/it.cpu.alone)}, \"cpu_empty\": {$(cat /tmp/it.cpu.empty)}, \"cpu_trim\": {$(cat /tmp/it.cpu.trim)}}"
+	rec "{\"part\": \"inline\", \"rep\": $r, \"range_blocks\": $range, \"unwritten\": $unw, \"write_iops\": $(cat /tmp/it.iops.alone), \"write_iops_empty_unmaps\": $(cat /tmp/it.iops.empty), \"write_iops_with_trim\": $(cat /tmp/it.iops.trim), \"unmaps\": $(cat /tmp/it.count.trim 2>/dev/null || echo 0), \"empty_unmaps\": $(cat /tmp/it.count.empty 2>/dev/null || echo 0), \"ranges_per_unmap\": $nd, \"period_us\": $period, \"cpu_alone\": {$(cat /tmp/it.cpu.alone)}, \"cpu_empty\": {$(cat /tmp/it.cpu.empty)}, \"cpu_trim\": {$(cat /tmp/it.cpu.trim)}}"
 done
 done
 ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-7} repeats per range size ($ndesc ranges per UNMAP)"
 
 # Paired windows: the separate runs above differ by about 10 % from one
 # repeat to the next (the shared host), more than the cost sought.  Here
-# one fio run of FHINT_BENCH_DUTY_S seconds writes while trimloop spends
+# one fio run of FHINT_BENCH_DUTY_S seconds (default 120) writes while
+# trimloop spends
 # 2 s sending nothing and 2 s sending UNMAPs, by turns, and counts the
 # writes the block device completed in each window (/sys/block/sdX/stat):
 # every window with UNMAPs is compared with the windows without on either
 # side of it, seconds apart.  "empty": the empty-UNMAP stream at the 4 KiB
 # trims' rate.
 for v in ${FHINT_BENCH_DUTY:-empty 8 128}; do
-	range=$v nd=$ndesc
-	[ "$v" = empty ] && range=8 nd=0
-	period=$(python3 -c "print(max(1000, int($ndesc * $range / 8 * 1e6 / max($a0, 1.0))))")
+	range=$v
+	[ "$v" = empty ] && range=8
+	nd=$(per_unmap $range)
+	period=$(python3 -c "print(max(1000, int($nd * $range / 8 * 1e6 / max($a0, 1.0))))")
+	[ "$v" = empty ] && nd=0
 	settle
 	$vmtool trimloop /dev/$sg 0 524288 $nd $period $range 2000 \
 		/sys/block/$d/stat > /tmp/duty.out &
 	tp=$!
 	fio --name=b --filename=/dev/$d --rw=randwrite --bs=4k --iodepth=16 \
 		--ioengine=libaio --direct=1 --offset=0 --size=256M \
-		--runtime=${FHINT_BENCH_DUTY_S:-60} --time_based --norandommap \
+		--runtime=${FHINT_BENCH_DUTY_S:-120} --time_based --norandommap \
 		--randrepeat=0 >/dev/null 2>&1
 	kill $tp 2>/dev/null; wait $tp 2>/dev/null
 	rec "{\"part\": \"duty\", \"kind\": \"$([ $nd = 0 ] && echo empty || echo trim)\", \"range_blocks\": $range, \"ranges_per_unmap\": $nd, \"period_us\": $period, \"phase_ms\": 2000, \"phases\": [$(grep '"phase"' /tmp/duty.out | paste -sd,)]}"

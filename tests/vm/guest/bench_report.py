@@ -100,14 +100,14 @@ if inl_all:
     print("one process (fhint-vmtool trimloop, SG_IO) sends UNMAPs with an empty")
     print("parameter list (nothing to deallocate: the harness's own cost, a second")
     print("command stream through sg, SCSI, tcm_loop, LIO and TCMU); and while the")
-    print("same process deallocates random ranges of those same 256 MiB, %s per" % nd)
-    print("UNMAP (the LUN's MAXIMUM UNMAP BLOCK DESCRIPTOR COUNT), as many bytes")
-    print("per second as fio wrote alone (a discarding file system's steady")
+    print("same process deallocates random ranges of those same 256 MiB, as many")
+    print("bytes per second as fio wrote alone (a discarding file system's steady")
     print("state), at the same UNMAP rate as the empty stream.  4 KiB ranges: one")
-    print("per written block, the most ranges that rate can take; 64 KiB ranges")
-    print("(the LUN's reclaim chunk): extents as a file system frees them, 1/16")
-    print("the ranges, each chunk given back to the host file system (a hole")
-    print("punched).  Each repeat runs the three in rotating order.  trims / empty")
+    print("per written block, %s per UNMAP (the LUN's MAXIMUM UNMAP BLOCK" % nd)
+    print("DESCRIPTOR COUNT); 64 KiB ranges (the LUN's reclaim chunk): extents")
+    print("as a file system frees them, 1/16 as many per UNMAP, each chunk given")
+    print("back to the host file system (a hole punched).  Each repeat runs the")
+    print("three in rotating order.  trims / empty")
     print("is what deallocating costs the writes; trims / alone includes the")
     print("harness.")
     out["inline"] = {}
@@ -120,6 +120,8 @@ for rb, unw in variants:
     three = all("write_iops_empty_unmaps" in r for r in inl)
     ratios = ratio_of(inl, "write_iops_with_trim", "write_iops")
     print("\n### %s\n" % name)
+    if "ranges_per_unmap" in inl[0]:
+        print("%d ranges per UNMAP.\n" % inl[0]["ranges_per_unmap"])
     if three:
         print("| repeat | write IOPS alone | empty UNMAPs | with trims | UNMAPs | UNMAP every | empty / alone | trims / alone | trims / empty |")
         print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -182,7 +184,8 @@ if duty:
         rate = [p["writes"] / p["s"] for p in ph]
         rs = []
         for i in range(1, len(ph) - 1):
-            if ph[i]["on"] and not ph[i - 1]["on"] and not ph[i + 1]["on"]:
+            if (ph[i]["on"] and ph[i]["unmaps"] and not ph[i - 1]["on"]
+                    and not ph[i + 1]["on"]):
                 rs.append(rate[i] / ((rate[i - 1] + rate[i + 1]) / 2))
         on = [p for p in ph if p["on"]]
         off = [p for p in ph if not p["on"]]
