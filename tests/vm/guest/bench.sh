@@ -249,9 +249,9 @@ ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-7} repeats per range size ($ndesc ra
 # Paired windows: the separate runs above differ by about 10 % from one
 # repeat to the next (the shared host), more than the cost sought.  Here
 # one fio run of FHINT_BENCH_DUTY_S seconds (default 120) writes while
-# trimloop spends
-# 2 s sending nothing and 2 s sending UNMAPs, by turns, and counts the
-# writes the block device completed in each window (/sys/block/sdX/stat):
+# trimloop spends 2 s sending nothing and 2 s sending UNMAPs, by turns,
+# and counts the writes the block device completed in each window
+# (/sys/block/sdX/stat):
 # every window with UNMAPs is compared with the windows without on either
 # side of it, seconds apart.  "empty": the empty-UNMAP stream at the 4 KiB
 # trims' rate.
