@@ -12,9 +12,10 @@
 #     the data fio writes interleaved (fhint-vmtool trimloop: as many bytes
 #     per second as fio wrote alone, in 4 KiB ranges, MAXIMUM UNMAP BLOCK
 #     DESCRIPTOR COUNT of them per UNMAP, and in 64 KiB ones, 1/16 as many
-#     per UNMAP at the same UNMAP rate), and with the
-#     same process sending as many UNMAPs with empty parameter lists (the
-#     harness's own cost): throughput ratios.
+#     per UNMAP at the same UNMAP rate), and with the same process sending
+#     as many UNMAPs with empty parameter lists (the harness's own cost):
+#     throughput ratios, from separate runs and from paired windows of
+#     one run.
 # Writes $out/bench-vm.json and $out/bench-vm.md.  Figures, not assertions:
 # the TAP lines only say each step ran.
 . "$(dirname "$0")/lib.sh"
@@ -190,11 +191,19 @@ ndesc=$($probe --json /dev/$sg | json "d['block_limits']['max_unmap_block_descri
 # ranges; for larger ones as many bytes per UNMAP (1/16 the ranges of 64
 # KiB), so every range size sends UNMAPs at the same rate.
 per_unmap() { local n=$((ndesc * 8 / $1)); [ $n -gt $ndesc ] && n=$ndesc; [ $n -lt 1 ] && n=1; echo $n; }
+# Microseconds between UNMAPs for ranges of RANGE blocks: as many bytes
+# a second as fio wrote alone ($a0 IOPS, measured below).
+trim_period() { python3 -c "print(max(1000, int($(per_unmap $1) * $1 / 8 * 1e6 / max($a0, 1.0))))"; }
+# fio's job for the inline part: 4 KiB random writes on the first 256 MiB
+w4k=(--name=b --filename=/dev/$d --rw=randwrite --bs=4k --iodepth=16
+	--ioengine=libaio --direct=1 --offset=0 --size=256M --time_based
+	--norandommap --randrepeat=0)
 inline() {	# inline alone|empty|trim PERIOD_US RANGE LBA -> write iops of fio
 	# on the first 256 MiB: alone; while fhint-vmtool trimloop sends
 	# UNMAPs with an empty parameter list every PERIOD_US (the same
 	# command stream, nothing to deallocate); or while it deallocates
-	# $ndesc random ranges of RANGE blocks from LBA every PERIOD_US
+	# per_unmap RANGE random ranges of RANGE blocks from LBA every
+	# PERIOD_US
 	local tp= c0 nd=$(per_unmap $3)
 	c0=$(cpu_ticks)
 	[ "$1" = empty ] && nd=0
@@ -202,9 +211,7 @@ inline() {	# inline alone|empty|trim PERIOD_US RANGE LBA -> write iops of fio
 		$vmtool trimloop /dev/$sg $4 524288 $nd $2 $3 > /tmp/it.json &
 		tp=$!
 	fi
-	fio --name=b --filename=/dev/$d --rw=randwrite --bs=4k --iodepth=16 \
-		--ioengine=libaio --direct=1 --offset=0 --size=256M --runtime=$RUNTIME \
-		--time_based --ramp_time=1 --norandommap --randrepeat=0 \
+	fio "${w4k[@]}" --runtime=$RUNTIME --ramp_time=1 \
 		--output-format=json 2>/dev/null | python3 -c '
 import json, sys; print("%.1f" % json.load(sys.stdin)["jobs"][0]["write"]["iops"])'
 	if [ -n "$tp" ]; then
@@ -230,7 +237,7 @@ for v in ${FHINT_BENCH_INLINE_RANGES:-8 128}; do
 range=${v%u} lba=0 unw=false
 [ "$v" != "$range" ] && lba=524288 unw=true
 nd=$(per_unmap $range)
-period=$(python3 -c "print(max(1000, int($nd * $range / 8 * 1e6 / max($a0, 1.0))))")
+period=$(trim_period $range)
 for r in $(seq ${FHINT_BENCH_INLINE_REPS:-7}); do
 	rm -f /tmp/it.count.*
 	case $((r % 3)) in
@@ -251,24 +258,20 @@ ok "inline trim: ${FHINT_BENCH_INLINE_REPS:-7} repeats per range size ($ndesc ra
 # one fio run of FHINT_BENCH_DUTY_S seconds (default 120) writes while
 # trimloop spends 2 s sending nothing and 2 s sending UNMAPs, by turns,
 # and counts the writes the block device completed in each window
-# (/sys/block/sdX/stat):
-# every window with UNMAPs is compared with the windows without on either
-# side of it, seconds apart.  "empty": the empty-UNMAP stream at the 4 KiB
+# (/sys/block/sdX/stat): every window with UNMAPs is compared with the
+# windows without on either side of it, seconds apart.  "empty": the empty-UNMAP stream at the 4 KiB
 # trims' rate.
 for v in ${FHINT_BENCH_DUTY:-empty 8 128}; do
 	range=$v
 	[ "$v" = empty ] && range=8
+	period=$(trim_period $range)
 	nd=$(per_unmap $range)
-	period=$(python3 -c "print(max(1000, int($nd * $range / 8 * 1e6 / max($a0, 1.0))))")
 	[ "$v" = empty ] && nd=0
 	settle
 	$vmtool trimloop /dev/$sg 0 524288 $nd $period $range 2000 \
 		/sys/block/$d/stat > /tmp/duty.out &
 	tp=$!
-	fio --name=b --filename=/dev/$d --rw=randwrite --bs=4k --iodepth=16 \
-		--ioengine=libaio --direct=1 --offset=0 --size=256M \
-		--runtime=${FHINT_BENCH_DUTY_S:-120} --time_based --norandommap \
-		--randrepeat=0 >/dev/null 2>&1
+	fio "${w4k[@]}" --runtime=${FHINT_BENCH_DUTY_S:-120} >/dev/null 2>&1
 	kill $tp 2>/dev/null; wait $tp 2>/dev/null
 	rec "{\"part\": \"duty\", \"kind\": \"$([ $nd = 0 ] && echo empty || echo trim)\", \"range_blocks\": $range, \"ranges_per_unmap\": $nd, \"period_us\": $period, \"phase_ms\": 2000, \"phases\": [$(grep '"phase"' /tmp/duty.out | paste -sd,)]}"
 done

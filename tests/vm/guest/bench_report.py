@@ -107,9 +107,8 @@ if inl_all:
     print("DESCRIPTOR COUNT); 64 KiB ranges (the LUN's reclaim chunk): extents")
     print("as a file system frees them, 1/16 as many per UNMAP, each chunk given")
     print("back to the host file system (a hole punched).  Each repeat runs the")
-    print("three in rotating order.  trims / empty")
-    print("is what deallocating costs the writes; trims / alone includes the")
-    print("harness.")
+    print("three in rotating order.  trims / empty is what deallocating costs")
+    print("the writes; trims / alone includes the harness.")
     out["inline"] = {}
 def ratio_of(rs, a, b):
     return [r[a] / r[b] for r in rs if r.get(b) and a in r]
