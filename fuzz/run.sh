@@ -34,7 +34,7 @@ if [ -z "${CC:-}" ]; then
 fi
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-g -O1 -std=gnu11 -fno-omit-frame-pointer $SAN"
-CPPFLAGS="-I$srcdir/include -I$srcdir/tcmu-handler -I$srcdir/lib -I$srcdir/sgtools -I$srcdir"
+CPPFLAGS="-I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib -I$srcdir/sgtools -I$srcdir"
 LIBS="-lsgutils2 -lnvme -liscsi -ljson-c -lm -lpthread"
 
 do_build() {
@@ -42,15 +42,13 @@ do_build() {
 	objs=
 	pids=
 	# library sources, instrumented for coverage (no main)
-	for src in "$srcdir"/lib/*.c "$srcdir"/tcmu-handler/*.c "$srcdir"/sgtools/cli.c; do
-		# the tcmu-runner plugin needs tcmu-runner.h and is not fuzzed
-		case $src in */tcmu-handler/handler_*.c) continue ;; esac
+	for src in "$srcdir"/lib/*.c "$srcdir"/lib/emu/*.c "$srcdir"/sgtools/cli.c; do
 		o="$build/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
 		objs="$objs $o"
 		# rebuild when the object is missing or older than its source
 		# or any header (find -newer: POSIX, unlike test -nt)
 		if [ ! -f "$o" ] || [ -n "$(find "$src" "$srcdir/include" "$srcdir/lib" \
-		     "$srcdir/tcmu-handler" "$srcdir/sgtools" -name '*.[ch]' \
+		     "$srcdir/lib/emu" "$srcdir/sgtools" -name '*.[ch]' \
 		     \( -path "$src" -o -name '*.h' \) -newer "$o" 2>/dev/null | head -1)" ]; then
 			$CC $CFLAGS -fsanitize=fuzzer-no-link $CPPFLAGS -c "$src" -o "$o" &
 			pids="$pids $!"

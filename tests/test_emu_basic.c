@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Discovery commands of the emulated LUN (tcmu-handler/emu_cmd_basic.c):
+ * Discovery commands of the emulated LUN (lib/emu/emu_cmd_basic.c):
  * TEST UNIT READY, INQUIRY and the VPD pages, REQUEST SENSE, REPORT LUNS,
  * READ CAPACITY(10)/(16), REPORT SUPPORTED OPERATION CODES.  Literal
  * bytes from the spec tables, decoded again with fhint's decoders and

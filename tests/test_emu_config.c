@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The emulated LUN's configuration grammar (tcmu-handler/emu_config.c,
+ * The emulated LUN's configuration grammar (lib/emu/emu_config.c,
  * spec-notes/emulator.md): defaults, every key at its bounds, every bad
  * value refused with a one-line reason naming the key.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * FTL model of the emulator (tcmu-handler/emu_ftl.c): write amplification
+ * FTL model of the emulator (lib/emu/emu_ftl.c): write amplification
  * against the analytic model of Xiang & Kurkoski (ICNC 2012), hot/cold
  * separation by write hint, trim feedback, invariants, snapshot and delta
  * replay.  Figures and sources: spec-notes/ftl.md.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The emulator's medium (tcmu-handler/emu_media.c, emu_store.c): write /
+ * The emulator's medium (lib/emu/emu_media.c, emu_store.c): write /
  * read / unmap round trips, zeros for deallocated blocks (SBC-4 4.7.4.5,
  * LBPRZ = 1), partial mapping units, GET LBA STATUS runs (SBC-4 5.21.2),
  * the thin provisioning soft threshold (SBC-4 4.7.3.8), the shingled

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Emulator: MODE SENSE / MODE SELECT, LOG SENSE, GET STREAM STATUS and
- * STREAM CONTROL (tcmu-handler/emu_cmd_mode.c), and the page codecs of
- * tcmu-handler/emu_mode_pages.c.  Literal bytes from the spec tables,
+ * STREAM CONTROL (lib/emu/emu_cmd_mode.c), and the page codecs of
+ * lib/emu/emu_mode_pages.c.  Literal bytes from the spec tables,
  * decoded again with libfhint, libiscsi's scsi_datain_unmarshall and
  * sg3_utils' builders.
  */

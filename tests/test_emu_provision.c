@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The emulator's provisioning commands (tcmu-handler/emu_cmd_provision.c):
+ * The emulator's provisioning commands (lib/emu/emu_cmd_provision.c):
  * UNMAP (SBC-4 5.30), WRITE SAME(10/16/32) (5.47-5.49) and GET LBA
  * STATUS(16/32) (5.21, SBC-5).  Every refusal is checked for its exact
  * sense and field pointer and for leaving the medium as it was (read

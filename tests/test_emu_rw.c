@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The emulator's data path (tcmu-handler/emu_cmd_rw.c): READ/WRITE
+ * The emulator's data path (lib/emu/emu_cmd_rw.c): READ/WRITE
  * (SBC-4 5.10-5.16, 5.41-5.44), WRITE STREAM (5.51, 5.52), VERIFY (5.34,
  * 5.36), WRITE AND VERIFY (5.45, 5.46), COMPARE AND WRITE (5.3),
  * SYNCHRONIZE CACHE (5.24, 5.25), and the CDB USAGE DATA of emu_ops_rw

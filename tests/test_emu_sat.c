@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The emulator's SCSI / ATA Translation layer (tcmu-handler/emu_cmd_sat.c,
+ * The emulator's SCSI / ATA Translation layer (lib/emu/emu_cmd_sat.c,
  * SAT-4 12.2): the CDBs hdparm and sg_sat_identify send, IDENTIFY DEVICE
  * against READ CAPACITY(16) and VPD B0h/B2h, DATA SET MANAGEMENT / TRIM
  * against the medium, ATA errors and CK_COND in fixed and descriptor

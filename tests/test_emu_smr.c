@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The shingled disk model (tcmu-handler/emu_smr.c) against ZBC-2 rules. */
+/* The shingled disk model (lib/emu/emu_smr.c) against ZBC-2 rules. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>

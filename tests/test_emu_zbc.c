@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The emulator's zoned commands (tcmu-handler/emu_cmd_zbc.c, ZBC-2 5.2-5.6)
+ * The emulator's zoned commands (lib/emu/emu_cmd_zbc.c, ZBC-2 5.2-5.6)
  * on the host-aware profile: REPORT ZONES with literal header and
  * descriptor bytes, reporting options, PARTIAL and truncation; OPEN,
  * CLOSE, FINISH and RESET WRITE POINTER on one zone, on ZONE COUNT zones

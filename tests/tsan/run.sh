@@ -41,10 +41,10 @@ fi
 mkdir -p "$out/obj"
 cflags="-std=gnu11 -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 	-Wall -Wextra -Wno-unused-parameter
-	-I$srcdir/include -I$srcdir/tcmu-handler -I$srcdir/lib
+	-I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib
 	-I$srcdir/sgtools -I$top_builddir -I$srcdir"
 objs=
-for f in "$srcdir"/lib/*.c "$srcdir"/tcmu-handler/emu_*.c; do
+for f in "$srcdir"/lib/*.c "$srcdir"/lib/emu/emu_*.c; do
 	o=$out/obj/$(basename "$(dirname "$f")")_$(basename "$f" .c).o
 	# shellcheck disable=SC2086
 	$CLANG $cflags -c "$f" -o "$o"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_media.h - extras of the media layer beyond the
+ * lib/emu/emu_media.h - extras of the media layer beyond the
  * emu_media_* interface in emu_priv.h: journal figures and compaction
  * control, for tests and tools.  Internal emulator symbols.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_cmd_basic.c - discovery commands of the emulated LUN:
+ * lib/emu/emu_cmd_basic.c - discovery commands of the emulated LUN:
  * TEST UNIT READY (SPC-5 6.47), INQUIRY and its VPD pages (SPC-5 6.7,
  * 7.7; SBC-4 6.6; ZBC-2 6.5.2; SAT-4 12.4.2), REQUEST SENSE (SPC-5 6.39),
  * REPORT LUNS (SPC-5 6.33), READ CAPACITY(10)/(16) (SBC-4 5.25, 5.26) and

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_config.c - the one configuration grammar of the
+ * lib/emu/emu_config.c - the one configuration grammar of the
  * emulated LUN, shared by `emu:` target strings and tcmu-runner's
  * cfgstring:
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_store.c - backing store of the emulated LUN: a sparse
+ * lib/emu/emu_store.c - backing store of the emulated LUN: a sparse
  * file or anonymous memory (memfd), holes on deallocation.  See
  * emu_store.h.
  */

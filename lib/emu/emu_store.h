@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_store.h - the emulator's backing store: logical block
+ * lib/emu/emu_store.h - the emulator's backing store: logical block
  * data at offset lba * lbs of a sparse file, or of anonymous memory
  * (memfd) when the configuration has no PATH.
  *

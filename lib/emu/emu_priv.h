@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_priv.h - the device core's internal interfaces.
+ * lib/emu/emu_priv.h - the device core's internal interfaces.
  *
  *   emu_config.c    configuration string -> struct emu_config
  *   emu_dev.c       open/close, exec: dispatch, unit attentions, sense

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_cmd_zbc.c - the zoned commands of the host-aware
+ * lib/emu/emu_cmd_zbc.c - the zoned commands of the host-aware
  * profile (ZBC-2): ZBC IN / REPORT ZONES (95h/00h, ZBC-2 5.4) and ZBC OUT
  * (94h) CLOSE ZONE (01h, 5.2), FINISH ZONE (02h, 5.3), OPEN ZONE (03h, 5.5)
  * and RESET WRITE POINTER (04h, 5.6), each with the ALL bit and ZONE COUNT.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_journal.c - append-only metadata journal of the
+ * lib/emu/emu_journal.c - append-only metadata journal of the
  * emulated LUN (see emu_journal.h and spec-notes/emulator-media.md).
  */
 #define _GNU_SOURCE

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_mode.h - the emulated LUN's mode pages, log pages and
+ * lib/emu/emu_mode.h - the emulated LUN's mode pages, log pages and
  * stream answers (emu_cmd_mode.c), and the small codecs libfhint does not
  * have yet (emu_mode_pages.c): the Caching mode page (SBC-4 6.5.5), the
  * Control Extension mode page (SPC-5 7.5.11), the Informational Exceptions

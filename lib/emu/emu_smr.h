@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_smr.h - a shingled-magnetic-recording disk model for
+ * lib/emu/emu_smr.h - a shingled-magnetic-recording disk model for
  * fhint's emulator: the "shingled bands" of the 2012 LSF summit (T10's
  * "transparent" drive-managed disk and the "banding" zoned interface that
  * became ZBC).  No I/O: data bytes live in the device core's backing store;

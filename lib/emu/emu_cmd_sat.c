@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_cmd_sat.c - the SCSI / ATA Translation layer of the
+ * lib/emu/emu_cmd_sat.c - the SCSI / ATA Translation layer of the
  * emulated LUN (SAT-4): ATA PASS-THROUGH(12) (A1h, SAT-4 12.2.3) and
  * ATA PASS-THROUGH(16) (85h, SAT-4 12.2.2), offered with sat=1 only.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_identify.c - IDENTIFY DEVICE data of the ATA device
+ * lib/emu/emu_identify.c - IDENTIFY DEVICE data of the ATA device
  * the emulated LUN pretends to be behind a SATL (ACS-4 7.12.7, SAT-4
  * 12.4.2).  One builder for VPD page 89h and ATA PASS-THROUGH.
  */

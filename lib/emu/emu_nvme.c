@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_nvme.c - the NVMe personality of the emulated device
+ * lib/emu/emu_nvme.c - the NVMe personality of the emulated device
  * (protocol=nvme), see emu_nvme.h and spec-notes/emulator_nvme.md.
  *
  * The namespace is the device core's medium: Read and Write go through

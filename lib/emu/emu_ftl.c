@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_ftl.c - page-mapped FTL model (mapping and accounting
+ * lib/emu/emu_ftl.c - page-mapped FTL model (mapping and accounting
  * only).  See emu_ftl.h for the API and spec-notes/ftl.md for the model.
  *
  * One allocation at create time holds the struct, the block table, the

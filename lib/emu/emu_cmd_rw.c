@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_cmd_rw.c - the data path of the emulated LUN:
+ * lib/emu/emu_cmd_rw.c - the data path of the emulated LUN:
  * READ(6/10/12/16/32), WRITE(6/10/12/16/32) and WRITE STREAM(16/32)
  * (SBC-4 5.10-5.16, 5.41-5.44, 5.51, 5.52) with their GROUP NUMBER / STR_ID
  * write hints, WRITE AND VERIFY(10/16) (5.45, 5.46), VERIFY(10/16) (5.34,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_rw.h - private to the data path (emu_cmd_rw.c,
+ * lib/emu/emu_rw.h - private to the data path (emu_cmd_rw.c,
  * emu_cmd_provision.c): the handlers the emu_ops_rw table names and the
  * Block Limits values the data path enforces.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tcmu-handler/emu_cmd_mode.c - MODE SENSE(6)/(10), MODE SELECT(6)/(10)
+ * lib/emu/emu_cmd_mode.c - MODE SENSE(6)/(10), MODE SELECT(6)/(10)
  * (SPC-5 6.12-6.15), LOG SENSE (SPC-5 6.10), GET STREAM STATUS (SBC-4 5.9)
  * and STREAM CONTROL (SBC-4 5.32) of the emulated LUN.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_dev.c - the device core: open/close and exec.
+ * lib/emu/emu_dev.c - the device core: open/close and exec.
  *
  * exec follows SAM-5 5.14 / SPC-5 5.14: a pending unit attention is
  * reported (once, highest priority first) on the next command other than

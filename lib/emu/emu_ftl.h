@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_ftl.h - flash translation layer model for fhint's
+ * lib/emu/emu_ftl.h - flash translation layer model for fhint's
  * emulator (page-mapped FTL, hint streams, greedy / cost-benefit GC).
  *
  * The model tracks mapping and accounting only: no data bytes, no I/O.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_cmd_provision.c - logical block provisioning commands of
+ * lib/emu/emu_cmd_provision.c - logical block provisioning commands of
  * the emulated LUN: UNMAP (SBC-4 5.30), WRITE SAME(10/16/32) (5.47-5.49)
  * and GET LBA STATUS(16/32) (5.21, SBC-5).  The CDBs, the UNMAP parameter
  * list and the LBA status parameter data go through lib/scsi_unmap.c,

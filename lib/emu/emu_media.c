@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_media.c - the medium of the emulated LUN: logical block
+ * lib/emu/emu_media.c - the medium of the emulated LUN: logical block
  * data in the backing store (emu_store.c) and the provisioning state in
  * the model of the profile:
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_journal.h - the emulator's metadata journal: an
+ * lib/emu/emu_journal.h - the emulator's metadata journal: an
  * append-only file next to the data file that holds the provisioning
  * state of the medium (FTL mapping, shingled zones, thin map) and its
  * statistics, so that they survive close/reopen and kill -9.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_identify.h - the one IDENTIFY DEVICE image of the
+ * lib/emu/emu_identify.h - the one IDENTIFY DEVICE image of the
  * emulated LUN (ACS-4 7.12.7), used by VPD page 89h (emu_cmd_basic.c) and
  * by ATA PASS-THROUGH IDENTIFY DEVICE (emu_cmd_sat.c), so both always
  * agree with READ CAPACITY and VPD B0h/B1h/B2h.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tcmu-handler/emu_nvme.h - the NVMe personality of the emulated device
+ * lib/emu/emu_nvme.h - the NVMe personality of the emulated device
  * (configuration key protocol=nvme): one NVM Command Set namespace (NSID 1)
  * on the same device core, media and FTL as the SCSI LUN, answering the
  * commands fhint sends to NVMe devices.  lib/xport_emu.c routes
