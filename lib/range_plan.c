@@ -32,6 +32,9 @@ struct plan_params {
 	uint64_t zero_piece_max; /* most blocks in one zeroing command */
 	uint64_t gran;		/* discard granularity (>= 1) */
 	uint64_t align;		/* first granule start, < gran */
+	uint64_t cut_gran;	/* where a range may be cut: the discard
+				 * granularity, else the physical block */
+	uint64_t cut_align;	/* first cut point, < cut_gran */
 };
 
 #define NO_LIMIT	UINT64_MAX
@@ -126,12 +129,28 @@ static int plan_params_init(struct plan_params *pp,
 		return -EINVAL;
 	}
 
-	if (policy == FHINT_PLAN_EXACT || lim->discard_granularity <= 1) {
+	if (lim->discard_granularity <= 1) {
 		pp->gran = 1;
 		pp->align = 0;
 	} else {
 		pp->gran = lim->discard_granularity;
 		pp->align = lim->discard_alignment % pp->gran;
+	}
+	if (pp->gran > 1) {
+		pp->cut_gran = pp->gran;
+		pp->cut_align = pp->align;
+	} else if (lim->phys_block_exp && lim->phys_block_exp < 32) {
+		pp->cut_gran = 1ull << lim->phys_block_exp;
+		pp->cut_align = lim->lowest_aligned_lba % pp->cut_gran;
+	} else {
+		pp->cut_gran = 1;
+		pp->cut_align = 0;
+	}
+	/* cutting on granules only helps where a piece and a command can
+	 * hold one */
+	if (pp->cut_gran > min_u64(pp->piece_max, pp->cmd_blocks)) {
+		pp->cut_gran = 1;
+		pp->cut_align = 0;
 	}
 	if (policy == FHINT_PLAN_ZERO_PARTIAL) {
 		if (pp->zero_method == FHINT_DISCARD_METHOD_COUNT ||
@@ -156,6 +175,13 @@ static size_t add_sz(size_t a, uint64_t b, bool *ovf)
 	return a + (size_t)b;
 }
 
+/* The shortest piece a limit of @lim blocks cuts: granule-aligned cuts
+ * give up less than one granule when the limit spans one. */
+static uint64_t cut_span(const struct plan_params *pp, uint64_t lim)
+{
+	return lim >= pp->cut_gran ? lim - pp->cut_gran + 1 : lim;
+}
+
 static int plan_size(size_t n_in, const struct plan_params *pp,
 		     const struct fhint_limits *lim, struct fhint_plan_size *sz)
 {
@@ -166,11 +192,12 @@ static int plan_size(size_t n_in, const struct plan_params *pp,
 	/*
 	 * A discard piece ends at the end of its region (<= n of them),
 	 * or at P blocks (<= cap / P), or where its command reached T
-	 * blocks (<= cap / T).
+	 * blocks (<= cap / T); cut points on granule boundaries shorten
+	 * such a piece by less than a granule.
 	 */
-	d = add_sz(n_in, cap / pp->piece_max, &ovf);
+	d = add_sz(n_in, cap / cut_span(pp, pp->piece_max), &ovf);
 	if (pp->cmd_blocks != NO_LIMIT)
-		d = add_sz(d, cap / pp->cmd_blocks, &ovf);
+		d = add_sz(d, cap / cut_span(pp, pp->cmd_blocks), &ovf);
 	if (pp->policy == FHINT_PLAN_ZERO_PARTIAL) {
 		/* <= 2 partial regions per range, each < one granule */
 		uint64_t zb = cap;
@@ -230,7 +257,8 @@ struct plan_walk {
 	size_t cur_first;	/* open discard command */
 	size_t cur_count;
 	uint64_t cur_blocks;
-	uint64_t discard_blocks, zero_blocks, skipped_blocks;
+	uint64_t discard_blocks, zero_blocks, skipped_blocks, partial_blocks;
+	size_t skipped_ranges;
 	/* counting pass: give up once the storage is known to be short,
 	 * so a huge output is not counted piece by piece */
 	size_t max_pieces, max_cmds;
@@ -261,23 +289,51 @@ static void walk_close(struct plan_walk *w)
 	w->cur_blocks = 0;
 }
 
+/* The last cut point (cut_align + k cut_gran) in (s, s + take], or s when
+ * there is none. */
+static uint64_t cut_floor(const struct plan_params *pp, uint64_t s,
+			  uint64_t take)
+{
+	uint64_t e = s + take, off;
+
+	if (e < pp->cut_align)
+		return s;
+	off = (e - pp->cut_align) % pp->cut_gran;
+	return e - off > s ? e - off : s;
+}
+
 /*
  * Greedy packing: keep filling the open command; a piece is as long as the
- * region, P and what is left of T allow.  See the notes for why this is
- * minimal when only one per-command limit binds.
+ * region, P and what is left of T allow.  A region cut short ends on a
+ * granule boundary (the discard granularity, else the physical block)
+ * whenever one lies in reach: when only the room left in the open command
+ * is too short to reach one, the command is closed instead, so no whole
+ * granule is split between two commands.  See the notes for why this is
+ * minimal when only one per-command limit binds and granules are single
+ * blocks, and how close it stays otherwise.
  */
 static void walk_discard(struct plan_walk *w, uint64_t s, uint64_t len)
 {
 	const struct plan_params *pp = w->pp;
 
 	while (len && !walk_full(w)) {
-		uint64_t take;
+		uint64_t take, room, cut;
 
 		if (w->cur_count == pp->cmd_ranges ||
 		    w->cur_blocks == pp->cmd_blocks)
 			walk_close(w);
-		take = min_u64(min_u64(len, pp->piece_max),
-			       pp->cmd_blocks - w->cur_blocks);
+		room = pp->cmd_blocks - w->cur_blocks;
+		take = min_u64(min_u64(len, pp->piece_max), room);
+		if (take < len && pp->cut_gran > 1) {
+			cut = cut_floor(pp, s, take);
+			if (cut > s) {
+				take = cut - s;
+			} else if (w->cur_count && room < pp->piece_max) {
+				/* a fresh command reaches the boundary */
+				walk_close(w);
+				continue;
+			}
+		}
 		if (!w->cur_count)
 			w->cur_first = w->d;
 		if (w->out) {
@@ -361,17 +417,27 @@ static void plan_walk(struct plan_walk *w, const struct fhint_range *merged,
 		uint64_t as, ae;
 
 		if (!align_range(pp, s, e, &as, &ae)) {
-			if (pp->policy == FHINT_PLAN_ZERO_PARTIAL)
+			/* not one whole granule */
+			w->partial_blocks += e - s;
+			if (pp->policy == FHINT_PLAN_ZERO_PARTIAL) {
 				walk_zero(w, s, e - s);
-			else
+			} else if (pp->policy == FHINT_PLAN_SKIP_PARTIAL) {
 				w->skipped_blocks += e - s;
+				w->skipped_ranges++;
+			} else {
+				walk_discard(w, s, e - s);
+			}
 			continue;
 		}
+		w->partial_blocks += (as - s) + (e - ae);
 		if (pp->policy == FHINT_PLAN_ZERO_PARTIAL) {
 			walk_zero(w, s, as - s);
 			walk_zero(w, ae, e - ae);
-		} else {
+		} else if (pp->policy == FHINT_PLAN_SKIP_PARTIAL) {
 			w->skipped_blocks += (as - s) + (e - ae);
+		} else {
+			as = s;
+			ae = e;
 		}
 		walk_discard(w, as, ae - as);
 	}
@@ -422,6 +488,8 @@ static void plan_fail(struct fhint_plan *plan)
 	plan->n_ranges = plan->n_discard_ranges = 0;
 	plan->n_cmds = plan->n_discard_cmds = 0;
 	plan->discard_blocks = plan->zero_blocks = plan->skipped_blocks = 0;
+	plan->partial_blocks = 0;
+	plan->skipped_ranges = 0;
 }
 
 int fhint_plan_build(struct fhint_plan *plan, const struct fhint_range *in,
@@ -513,6 +581,8 @@ int fhint_plan_build(struct fhint_plan *plan, const struct fhint_range *in,
 	plan->discard_blocks = w.discard_blocks;
 	plan->zero_blocks = w.zero_blocks;
 	plan->skipped_blocks = w.skipped_blocks;
+	plan->partial_blocks = w.partial_blocks;
+	plan->skipped_ranges = w.skipped_ranges;
 	return plan->n_cmds > INT_MAX ? INT_MAX : (int)plan->n_cmds;
 }
 

@@ -109,8 +109,9 @@ static void usage(FILE *f)
 "                         (FILE or a lone '-' argument: standard input)\n"
 "  -m, --method M         unmap | ws16 | ws10 | ws32 | ata-trim | nvme-dsm |\n"
 "                         nvme-wz (default: what Linux would use)\n"
-"  -p, --policy P         partial granules: exact (send as asked) | skip\n"
-"                         (default: leave them alone) | zero (write zeros)\n"
+"  -p, --policy P         partial granules: exact (default: send them as\n"
+"                         asked) | skip (leave them alone) | zero (write\n"
+"                         zeros); ranges are cut on granule boundaries\n"
 "  -n, --dry-run          print the plan and every command in hex; send none\n"
 "  -c, --verify           read back with GET LBA STATUS what was deallocated\n"
 "  -j, --json             machine-readable result on stdout\n"
@@ -179,7 +180,7 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->method = -1;
-	o->policy = FHINT_PLAN_SKIP_PARTIAL;
+	o->policy = FHINT_PLAN_EXACT;
 	optind = 0;	/* GNU: reinitialise (trim_main may run many times) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ai:m:p:ncjP::fvhV", lopts,
@@ -587,8 +588,17 @@ static int plan(struct trim_run *t, const struct trim_opts *o)
 		ranges = NULL;
 		cmds = NULL;
 	}
-	if (ret >= 0)
+	if (ret >= 0) {
+		if (t->plan.skipped_ranges)
+			fprintf(stderr, PROG ": warning: %zu range%s hold%s no "
+				"whole granule of %u blocks and %s skipped "
+				"(--policy skip)\n", t->plan.skipped_ranges,
+				t->plan.skipped_ranges == 1 ? "" : "s",
+				t->plan.skipped_ranges == 1 ? "s" : "",
+				t->lim.discard_granularity,
+				t->plan.skipped_ranges == 1 ? "is" : "are");
 		return 0;
+	}
 	i = t->plan.bad_index;
 	if (i < t->n_asked)
 		fmt_range(rbuf, sizeof(rbuf), &t->asked[i]);
@@ -890,6 +900,10 @@ static void print_json(const struct trim_run *t, const struct trim_opts *o,
 			       json_object_new_uint64(t->plan.zero_blocks));
 	json_object_object_add(j, "blocks_skipped",
 			       json_object_new_uint64(t->plan.skipped_blocks));
+	json_object_object_add(j, "blocks_partial",
+			       json_object_new_uint64(t->plan.partial_blocks));
+	json_object_object_add(j, "ranges_skipped",
+			       json_object_new_uint64(t->plan.skipped_ranges));
 	json_object_object_add(j, "blocks_sent",
 			       json_object_new_uint64(t->sent_blocks));
 	if (t->cmds_json)
@@ -926,10 +940,17 @@ static void print_text(const struct trim_run *t, const struct trim_opts *o)
 	       " bytes)\n", t->n_asked, t->n_asked == 1 ? "" : "s", asked,
 	       asked * lbs);
 	printf("  planned    %zu command%s: %" PRIu64 " blocks discarded, %"
-	       PRIu64 " zeroed, %" PRIu64 " skipped (partial granules)\n",
+	       PRIu64 " zeroed, %" PRIu64 " skipped\n",
 	       t->plan.n_cmds, t->plan.n_cmds == 1 ? "" : "s",
 	       t->plan.discard_blocks, t->plan.zero_blocks,
 	       t->plan.skipped_blocks);
+	if (t->plan.partial_blocks)
+		printf("  partial    %" PRIu64 " blocks lie in granules not asked "
+		       "whole: %s\n", t->plan.partial_blocks,
+		       o->policy == FHINT_PLAN_EXACT ?
+		       "sent; the device may keep them mapped" :
+		       o->policy == FHINT_PLAN_SKIP_PARTIAL ? "not sent" :
+		       "zeroed");
 	if (o->dry_run)
 		printf("  sent       none (dry run)\n");
 	else

@@ -446,12 +446,81 @@ static void test_skip_partial(void)
 	CU_ASSERT(range_is(&t.r[0], 3, 24));
 	tplan_free(&t);
 
-	/* EXACT ignores the granularity */
+	/* EXACT sends everything and says how much is partial */
 	CU_ASSERT_EQUAL_FATAL(tplan_build(&t, align_in, 3, 0,
 			FHINT_DISCARD_SCSI_UNMAP, FHINT_PLAN_EXACT, &l), 1);
 	CU_ASSERT_EQUAL(t.p.n_ranges, 3);
 	CU_ASSERT(range_is(&t.r[0], 1, 29));
+	CU_ASSERT_EQUAL(t.p.discard_blocks, 54);
+	CU_ASSERT_EQUAL(t.p.partial_blocks, 22);
+	CU_ASSERT_EQUAL(t.p.skipped_blocks, 0);
+	CU_ASSERT_EQUAL(t.p.skipped_ranges, 0);
 	tplan_free(&t);
+
+	/* SKIP: [40,45) holds no whole granule, it is one skipped range */
+	l.discard_alignment = 3;
+	CU_ASSERT_EQUAL_FATAL(tplan_build(&t, align_in, 3, 0,
+			FHINT_DISCARD_SCSI_UNMAP, FHINT_PLAN_SKIP_PARTIAL,
+			&l), 1);
+	CU_ASSERT_EQUAL(t.p.skipped_ranges, 1);
+	CU_ASSERT_EQUAL(t.p.partial_blocks, 22);
+	tplan_free(&t);
+}
+
+/*
+ * A command filled to MAXIMUM UNMAP LBA COUNT cuts its last range on a
+ * granule boundary, never inside a granule the range covers whole: QEMU's
+ * scsi-hd (max_unmap_size 8 MiB, discard_granularity 64 KiB, 512-byte
+ * blocks) kept one block mapped at every such cut.
+ */
+static void test_cut_on_granules(void)
+{
+	const struct fhint_range in[] = {	/* 64 KiB at a 128 KiB stride */
+		{ 0, 128 }, { 256, 128 }, { 512, 128 }, { 768, 16384 + 64 },
+	};
+	struct fhint_limits l = lim_new(1u << 20);
+	struct tplan t;
+	uint64_t end;
+	size_t i;
+
+	l.discard_granularity = 128;
+	l.max_unmap_lba_count = 16384 + 100;	/* not a granule multiple */
+	CU_ASSERT_EQUAL_FATAL(tplan_build(&t, in, 4, 0,
+			FHINT_DISCARD_SCSI_UNMAP, FHINT_PLAN_EXACT, &l), 2);
+	/* the 4th range is cut where the first command's room (16100
+	 * blocks) rounds down to a granule: 768 + 16000 */
+	CU_ASSERT(range_is(&t.r[3], 768, 16000));
+	CU_ASSERT(range_is(&t.r[4], 768 + 16000, 448));
+	CU_ASSERT_EQUAL(t.c[0].blocks, 384 + 16000);
+	tplan_free(&t);
+
+	/* the cut granule is the physical block without a granularity */
+	l.discard_granularity = 0;
+	l.phys_block_exp = 3;
+	l.lowest_aligned_lba = 1;
+	CU_ASSERT_EQUAL_FATAL(tplan_build(&t, in, 4, 0,
+			FHINT_DISCARD_SCSI_UNMAP, FHINT_PLAN_EXACT, &l), 2);
+	end = t.r[3].start + t.r[3].len;
+	CU_ASSERT_EQUAL((end - 1) % 8, 0);
+	CU_ASSERT(end <= 768 + 16100);
+	tplan_free(&t);
+
+	/* a piece limit (ATA: 65535 blocks a range entry) cuts on granules
+	 * too: every entry but the last of a range ends on a multiple of 8 */
+	l.phys_block_exp = 3;
+	l.lowest_aligned_lba = 0;
+	{
+		const struct fhint_range big = { 3, 200000 };
+
+		CU_ASSERT_EQUAL_FATAL(tplan_build(&t, &big, 1, 0,
+				FHINT_DISCARD_ATA_DSM_TRIM, FHINT_PLAN_EXACT,
+				&l), 1);
+		CU_ASSERT_EQUAL(t.p.n_ranges, 4);
+		for (i = 0; i + 1 < t.p.n_ranges; i++)
+			CU_ASSERT_EQUAL((t.r[i].start + t.r[i].len) % 8, 0);
+		CU_ASSERT_EQUAL(t.p.discard_blocks, 200000);
+		tplan_free(&t);
+	}
 }
 
 static void test_zero_partial(void)
@@ -715,6 +784,8 @@ static void random_limits(uint64_t *seed, enum fhint_discard_method m,
 
 	*l = lim_new(PCAP);
 	l->discard_granularity = PICK(seed, gran);
+	l->phys_block_exp = fhint_test_rand(seed) % 4;
+	l->lowest_aligned_lba = fhint_test_rand(seed) % 9;
 	l->discard_alignment = fhint_test_rand(seed) % 40;
 	l->max_unmap_desc_count = PICK(seed, descs);
 	l->max_unmap_lba_count = PICK(seed, lbas);
@@ -813,6 +884,7 @@ static unsigned int prop_fail;
 static void test_properties(void)
 {
 	static uint8_t in_map[PCAP], want_d[PCAP], got_d[PCAP], got_z[PCAP];
+	static uint8_t whole[PCAP];
 	static uint64_t rl[PCAP];
 	static const enum fhint_discard_method methods[] = {
 		FHINT_DISCARD_SCSI_UNMAP,
@@ -837,7 +909,7 @@ static void test_properties(void)
 		struct model md;
 		struct fhint_plan_size sz;
 		struct tplan t;
-		uint64_t g, a, n_in = 0, n_want = 0, n_z = 0;
+		uint64_t g, a, cg, ca, n_in = 0, n_want = 0, n_z = 0;
 		uint64_t total, pieces, nruns, zc;
 		size_t nd, ret;
 		int r;
@@ -882,21 +954,35 @@ static void test_properties(void)
 		CU_ASSERT_EQUAL(fhint_plan_size(n, m, pol, &l, &sz), 0);
 		PCHECK(t.p.need_ranges <= sz.ranges && t.p.need_cmds <= sz.cmds);
 
-		/* the model's discard set: whole granules, or the union */
+		/* whole granules of the union */
 		g = l.discard_granularity;
-		if (pol == FHINT_PLAN_EXACT || g <= 1) {
-			memcpy(want_d, in_map, PCAP);
+		if (g <= 1) {
+			memcpy(whole, in_map, PCAP);
 		} else {
 			a = l.discard_alignment % g;
-			memset(want_d, 0, PCAP);
+			memset(whole, 0, PCAP);
 			for (uint64_t gs = a; gs + g <= PCAP; gs += g) {
 				bool full = true;
 
 				for (uint64_t b = gs; b < gs + g; b++)
 					full &= in_map[b];
 				if (full)
-					memset(want_d + gs, 1, g);
+					memset(whole + gs, 1, g);
 			}
+		}
+		/* the model's discard set: the union, or its whole granules */
+		memcpy(want_d, pol == FHINT_PLAN_EXACT ? in_map : whole, PCAP);
+		/* where a range may be cut: granule, else physical block */
+		if (g > 1) {
+			cg = g;
+			ca = l.discard_alignment % g;
+		} else {
+			cg = 1ull << l.phys_block_exp;
+			ca = l.lowest_aligned_lba % cg;
+		}
+		if (cg > md.P || cg > md.T) {	/* no whole granule fits */
+			cg = 1;
+			ca = 0;
 		}
 
 		/* (1)(2) output = exactly the expected blocks, no overlap */
@@ -934,6 +1020,29 @@ static void test_properties(void)
 		PCHECK(t.p.zero_blocks == n_z);
 		PCHECK(t.p.skipped_blocks ==
 		       (pol == FHINT_PLAN_SKIP_PARTIAL ? n_in - n_want : 0));
+		{
+			uint64_t n_whole = 0, nskip = 0;
+
+			for (uint64_t b = 0; b < PCAP; b++)
+				n_whole += whole[b];
+			PCHECK(t.p.partial_blocks == n_in - n_whole);
+			/* runs of the union without one whole granule */
+			for (uint64_t b = 0; b < PCAP;) {
+				uint64_t e;
+				bool any = false;
+
+				if (!in_map[b]) {
+					b++;
+					continue;
+				}
+				for (e = b; e < PCAP && in_map[e]; e++)
+					any |= whole[e];
+				nskip += !any;
+				b = e;
+			}
+			PCHECK(t.p.skipped_ranges ==
+			       (pol == FHINT_PLAN_SKIP_PARTIAL ? nskip : 0));
+		}
 
 		/* (3) every limit, per command */
 		nd = t.p.n_discard_cmds;
@@ -962,7 +1071,25 @@ static void test_properties(void)
 			t.c[t.p.n_cmds - 1].first + t.c[t.p.n_cmds - 1].count :
 			0));
 
-		/* (4) command count against the independent bound */
+		/* (4) cuts: where a run of the union continues into the
+		 * next piece, the cut is on a granule boundary whenever a
+		 * piece and a command can hold a granule */
+		if (cg > 1) {
+			for (size_t i = 0; i + 1 < t.p.n_discard_ranges; i++) {
+				uint64_t e = t.r[i].start + t.r[i].len;
+
+				if (e != t.r[i + 1].start)
+					continue;
+				PCHECK(e >= ca && (e - ca) % cg == 0);
+			}
+		}
+		/* every discard command but the last closed full: C pieces,
+		 * or less room left than reaches a granule boundary */
+		for (size_t c = 0; c + 1 < nd; c++)
+			PCHECK(t.c[c].count == md.C ||
+			       (md.T != NONE && t.c[c].blocks + cg > md.T));
+
+		/* (5) command count against the independent bound */
 		nruns = runs(want_d, rl, PCAP);
 		total = 0;
 		pieces = 0;
@@ -970,7 +1097,12 @@ static void test_properties(void)
 			total += rl[i];
 			pieces += div_up(rl[i], md.P);
 		}
-		if (md.T == NONE || md.P <= md.T / md.C) {
+		if (cg > 1) {
+			/* cut on granules: never fewer than the bound */
+			PCHECK(nd >= div_up(pieces, md.C));
+			if (md.T != NONE)
+				PCHECK(nd >= div_up(total, md.T));
+		} else if (md.T == NONE || md.P <= md.T / md.C) {
 			/* only the range count binds */
 			PCHECK(nd == div_up(pieces, md.C));
 		} else if (md.C >= md.T) {
@@ -1024,7 +1156,7 @@ static void test_properties(void)
 		}
 		tplan_free(&t);
 
-		/* (5) past the end or wrapping: refused, never clipped */
+		/* (6) past the end or wrapping: refused, never clipped */
 		{
 			size_t bad = n ? fhint_test_rand(&seed) % (n + 1) : 0;
 			struct fhint_range save;
@@ -1082,6 +1214,7 @@ static CU_TestInfo tests[] = {
 	{ "NVMe Write Zeroes DEAC: 16-bit NLB, WZSL", test_nvme_write_zeroes },
 	{ "SKIP_PARTIAL: granularity and alignment", test_skip_partial },
 	{ "ZERO_PARTIAL: head and tail zeroed", test_zero_partial },
+	{ "cuts on granule boundaries", test_cut_on_granules },
 	{ "byte input: block multiples, overflow", test_bytes },
 	{ "past the end: -ERANGE, never clipped", test_past_end },
 	{ "storage: -EMSGSIZE and exact needs", test_storage },

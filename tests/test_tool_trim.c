@@ -364,14 +364,17 @@ static void test_skip_never_touches_outside(void)
 	new_target(create, reopen, sizeof(create), "");
 	make_patterned(create);
 	{
-		const char *argv[] = { "--json", reopen, "1+1000",
-				       "3000-9000", "0x4e20+100",
+		const char *argv[] = { "--json", "--policy", "skip", reopen,
+				       "1+1000", "3000-9000", "0x4e20+100",
 				       "32640+64K", NULL };
 
 		r = run_trim(argv, NULL);
 	}
 	CU_ASSERT_EQUAL(r.rc, 0);
-	CU_ASSERT_STRING_EQUAL(r.err, "");
+	/* 20000+100 holds no whole granule: left out, with a warning */
+	CU_ASSERT_STRING_EQUAL(r.err, "fhint-trim: warning: 1 range holds no "
+			       "whole granule of 128 blocks and is skipped "
+			       "(--policy skip)\n");
 	j = json_tokener_parse(r.out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT_STRING_EQUAL(json_object_get_string(jget(j, "method")),
@@ -385,6 +388,8 @@ static void test_skip_never_touches_outside(void)
 	CU_ASSERT_EQUAL(jint(j, "blocks_zeroed"), 0);
 	CU_ASSERT_EQUAL(jint(j, "blocks_discarded") + jint(j, "blocks_skipped"),
 			1000 + 6000 + 100 + 128);
+	CU_ASSERT_EQUAL(jint(j, "blocks_partial"), jint(j, "blocks_skipped"));
+	CU_ASSERT_EQUAL(jint(j, "ranges_skipped"), 1);
 	/* all ranges fit one UNMAP: one command is the minimum */
 	CU_ASSERT_EQUAL(jint(j, "commands_planned"), 1);
 	CU_ASSERT_EQUAL(jint(j, "commands_sent"), 1);
@@ -604,14 +609,22 @@ static void test_verify_feedback(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	v = jget(j, "verify");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(v);
-	/* 10..509: granules 128..383 whole (256), 124 + 126 skipped */
-	CU_ASSERT_EQUAL(jint(j, "blocks_discarded"), 256 + 2048);
-	CU_ASSERT_EQUAL(jint(j, "blocks_skipped"), 118 + 126);
-	CU_ASSERT_EQUAL(jint(jget(v, "discarded"), "deallocated"), 256 + 2048);
-	CU_ASSERT_EQUAL(jint(jget(v, "discarded"), "mapped"), 0);
+	/* 10..509: granules 128..383 whole (256); by default the 118 + 126
+	 * blocks of partial granules are sent too, and counted */
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(jget(j, "policy")),
+			       "exact");
+	CU_ASSERT_EQUAL(jint(j, "blocks_discarded"), 500 + 2048);
+	CU_ASSERT_EQUAL(jint(j, "blocks_skipped"), 0);
+	CU_ASSERT_EQUAL(jint(j, "blocks_partial"), 118 + 126);
+	/* the emulated flash deallocates whole 4 KiB pages: of the partial
+	 * granules only the partial pages 10..15 and 504..509 stay mapped */
+	CU_ASSERT_EQUAL(jint(jget(v, "discarded"), "deallocated"),
+			500 - 12 + 2048);
+	CU_ASSERT_EQUAL(jint(jget(v, "discarded"), "mapped"), 12);
 	CU_ASSERT_EQUAL(jint(jget(v, "asked"), "blocks"), 500 + 2048);
-	CU_ASSERT_EQUAL(jint(jget(v, "asked"), "deallocated"), 256 + 2048);
-	CU_ASSERT_EQUAL(jint(jget(v, "asked"), "mapped"), 118 + 126);
+	CU_ASSERT_EQUAL(jint(jget(v, "asked"), "deallocated"),
+			500 - 12 + 2048);
+	CU_ASSERT_EQUAL(jint(jget(v, "asked"), "mapped"), 12);
 	json_object_put(j);
 	tt_free(&r);
 
@@ -945,7 +958,8 @@ static void test_emu_stats(void)
 				before.host_write_blocks);
 	}
 	{
-		/* 10..1009: granules 128..895 are whole (768 blocks) */
+		/* 10..1009, every block sent: the 4 KiB pages 16..1007 are
+		 * deallocated, the partial ones 8..15 and 1008..1015 not */
 		const char *argv[] = { "-j", "lun", "10+1000", NULL };
 
 		r = run_trim_on(dev, argv, NULL);
@@ -953,7 +967,7 @@ static void test_emu_stats(void)
 	CU_ASSERT_EQUAL(r.rc, 0);
 	tt_free(&r);
 	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &after), 0);
-	CU_ASSERT_EQUAL(after.mapped_blocks, 2048 - 768);
+	CU_ASSERT_EQUAL(after.mapped_blocks, 2048 - 992);
 	CU_ASSERT_EQUAL(after.host_write_blocks, before.host_write_blocks);
 	CU_ASSERT_EQUAL(after.check_conditions, before.check_conditions);
 	fhint_dev_close(dev);

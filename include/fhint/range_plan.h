@@ -23,9 +23,16 @@
 #include <fhint/limits.h>
 #include <fhint/range.h>
 
-/* What to do with the parts of a range that do not fill a whole granule. */
+/*
+ * What to do with the parts of a range that do not fill a whole granule.
+ * Whatever the policy, a range is only cut (between descriptors or
+ * commands) on a granule boundary (the discard granularity, else the
+ * physical block) unless the limits leave no such point in reach.
+ */
 enum fhint_plan_policy {
-	FHINT_PLAN_EXACT = 0,	/* no alignment: discard exactly as asked */
+	FHINT_PLAN_EXACT = 0,	/* discard exactly as asked, partial granules
+				 * too (the granularity is a hint, not a
+				 * limit: Linux sends them as well) */
 	FHINT_PLAN_SKIP_PARTIAL,	/* shrink to whole granules; count the rest */
 	FHINT_PLAN_ZERO_PARTIAL,	/* whole granules discarded, the rest zeroed */
 };
@@ -57,6 +64,12 @@ struct fhint_plan {
 	uint64_t discard_blocks;	/* blocks the discard commands cover */
 	uint64_t zero_blocks;		/* blocks the zeroing commands cover */
 	uint64_t skipped_blocks;	/* SKIP_PARTIAL: asked, left alone */
+	/* Blocks of the asked union outside whole granules, whatever the
+	 * policy: EXACT sends them (the device may keep them mapped, SBC-4
+	 * 5.5.2), SKIP_PARTIAL leaves them, ZERO_PARTIAL zeroes them. */
+	uint64_t partial_blocks;
+	size_t   skipped_ranges;	/* SKIP_PARTIAL: merged ranges holding
+					 * no whole granule, left out */
 
 	/* On -EMSGSIZE: the exact storage this input needs. */
 	size_t need_ranges;
