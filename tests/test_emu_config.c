@@ -4,9 +4,11 @@
  * spec-notes/emulator.md): defaults, every key at its bounds, every bad
  * value refused with a one-line reason naming the key.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "unit.h"
 #include "emu_priv.h"
@@ -435,6 +437,30 @@ static void test_config_check(void)
 			-EINVAL);
 }
 
+/* rbd:POOL/IMAGE is an RBD image, never a file: refused with -ENOTSUP and
+ * one line where the RBD store is not built, with no file made. */
+static void test_rbd_without_store(void)
+{
+	struct fhint_emu *emu = NULL;
+	char err[256] = "";
+	struct stat st;
+
+	CU_ASSERT_EQUAL(fhint_emu_config_check("rbd:pool/img?size=1G", err,
+					       sizeof(err)), -ENOTSUP);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "rbd:pool/img: the RBD store is "
+				      "not built"));
+	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+	err[0] = '\0';
+	CU_ASSERT_EQUAL(fhint_emu_open("fhint/rbd:p/i?create=1", &emu, err,
+				       sizeof(err)), -ENOTSUP);
+	CU_ASSERT_PTR_NULL(emu);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "RBD store"));
+	CU_ASSERT_EQUAL(stat("rbd:p", &st), -1);
+	/* "./rbd:x" is a file name */
+	CU_ASSERT_EQUAL(fhint_emu_config_check("./rbd:x?size=1G", err,
+					       sizeof(err)), 0);
+}
+
 static void test_help_is_constant(void)
 {
 	static const char *const names[] = {
@@ -489,6 +515,8 @@ static CU_TestInfo tests[] = {
 	{ "messages say what the key accepts", test_messages },
 	{ "unknown key, missing '=', stray '&', too long", test_grammar_errors },
 	{ "fhint_emu_config_check", test_config_check },
+	{ "rbd: without the RBD store: -ENOTSUP, one line",
+	  test_rbd_without_store },
 	{ "fhint_emu_config_help is one constant string",
 	  test_help_is_constant },
 	{ "reconfig: only size and threshold change", test_reconfig_diff },

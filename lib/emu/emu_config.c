@@ -9,6 +9,7 @@
  * Rules (spec-notes/emulator.md has the table of keys):
  *  - a leading "fhint/" (tcmu-runner's handler prefix) is skipped;
  *  - PATH is everything up to the first '?' (so a PATH holds no '?');
+ *    a PATH that starts with "rbd:" names an RBD image (rbd:POOL/IMAGE);
  *  - items are separated by '&'; an empty item is refused; VALUE is
  *    everything after the first '=' (it may hold '=', never '&');
  *  - keys are case sensitive; an unknown key is refused;
@@ -548,6 +549,13 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 			    sizeof(cfg->path) - 1);
 	memcpy(cfg->path, buf, plen);
 	cfg->path[plen] = '\0';
+	/* rbd:POOL/IMAGE names a Ceph RBD image, never a file */
+	if (!strncmp(cfg->path, EMU_RBD_PREFIX, strlen(EMU_RBD_PREFIX))) {
+		fail(err, errlen, "%s: the RBD store is not built into this "
+		     "libfhint (configure needs librbd-dev and librados-dev)",
+		     cfg->path);
+		return -ENOTSUP;
+	}
 	for (item = q ? q + 1 : NULL; item; item = next) {
 		char *eq;
 

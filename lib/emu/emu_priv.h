@@ -38,6 +38,7 @@ enum emu_profile {
 };
 
 #define EMU_PATH_MAX		1024
+#define EMU_RBD_PREFIX		"rbd:"	/* PATH naming an RBD image */
 #define EMU_ID_LEN		64
 
 struct emu_config {
