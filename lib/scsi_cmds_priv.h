@@ -24,15 +24,6 @@
 /* Additional CDB length of every 32-byte SBC CDB (SPC-5 4.2.3, 18h). */
 #define SCSI_CMDS_VL_ADDITIONAL_LEN	0x18
 
-static inline int scsi_cmds_highbit(uint8_t v)
-{
-	int b = 7;
-
-	while (b > 0 && !(v & (1u << b)))
-		b--;
-	return b;
-}
-
 /* 24/00 if any bit of @mask is set in CDB byte @byte. */
 static inline int scsi_cmds_cdb_rsvd(const uint8_t *cdb, uint16_t byte,
 				     uint8_t mask, struct fhint_check *chk)
@@ -41,7 +32,7 @@ static inline int scsi_cmds_cdb_rsvd(const uint8_t *cdb, uint16_t byte,
 
 	if (!v)
 		return 0;
-	return fhint_check_cdb(chk, byte, scsi_cmds_highbit(v));
+	return fhint_check_cdb(chk, byte, fhint_check_top_bit(v));
 }
 
 /* 24/00 if any of CDB bytes [from, to) is non-zero. */
@@ -54,7 +45,7 @@ static inline int scsi_cmds_cdb_rsvd_bytes(const uint8_t *cdb, uint16_t from,
 	for (i = from; i < to; i++)
 		if (cdb[i])
 			return fhint_check_cdb(chk, i,
-					       scsi_cmds_highbit(cdb[i]));
+					       fhint_check_top_bit(cdb[i]));
 	return 0;
 }
 
@@ -68,7 +59,7 @@ static inline int scsi_cmds_param_rsvd_bytes(const uint8_t *p, size_t from,
 	for (i = from; i < to; i++)
 		if (p[i])
 			return fhint_check_param(chk, (uint16_t)i,
-						 scsi_cmds_highbit(p[i]));
+						 fhint_check_top_bit(p[i]));
 	return 0;
 }
 

@@ -37,12 +37,14 @@ int fhint_inquiry_cdb_decode(const uint8_t *cdb, size_t len,
 		return fhint_check_cdb(chk, 0, 7);
 	/* byte 1: bits 7:2 reserved, bit 1 obsolete (CMDDT), bit 0 EVPD */
 	if (cdb[1] & 0xfe)
-		return fhint_check_cdb(chk, 1, fhint_vpd_hibit(cdb[1] & 0xfe));
+		return fhint_check_cdb(chk, 1,
+				       fhint_check_top_bit(cdb[1] & 0xfe));
 	if (!(cdb[1] & 0x01) && cdb[2])
 		return fhint_check_cdb(chk, 2, 7);
 	/* CONTROL: bits 5:3 reserved (SAM-5 table 10) */
 	if (cdb[5] & 0x38)
-		return fhint_check_cdb(chk, 5, fhint_vpd_hibit(cdb[5] & 0x38));
+		return fhint_check_cdb(chk, 5,
+				       fhint_check_top_bit(cdb[5] & 0x38));
 	c->evpd = cdb[1] & 0x01;
 	c->page_code = cdb[2];
 	c->alloc_len = fhint_get_be16(&cdb[3]);

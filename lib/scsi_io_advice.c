@@ -36,7 +36,7 @@ int fhint_io_advice_desc_decode(const uint8_t *buf, size_t len,
 	memset(d, 0, sizeof(*d));
 	if (buf[0] & 0x38)
 		return fhint_check_param(chk, 0,
-					 31 - __builtin_clz(buf[0] & 0x38));
+					 fhint_check_top_bit(buf[0] & 0x38));
 	d->mode = buf[0] >> 6;
 	if (d->mode > FHINT_IO_ADVICE_MODE_INVALID)
 		return fhint_check_param(chk, 0, 7);

@@ -111,7 +111,6 @@ int fhint_mode_select_cdb_decode(const uint8_t *cdb, size_t len,
 				 struct fhint_check *chk)
 {
 	size_t n, i;
-	int b;
 
 	if (len < 1)
 		return -EBADMSG;
@@ -128,12 +127,9 @@ int fhint_mode_select_cdb_decode(const uint8_t *cdb, size_t len,
 	memset(c, 0, sizeof(*c));
 	c->ten = n == FHINT_MODE_SELECT_10_CDB_LEN;
 	/* byte 1: PF bit 4, RTD bit 1, SP bit 0; bits 7-5, 3, 2 reserved */
-	for (b = 7; b >= 0; b--) {
-		if (b == 4 || b == 1 || b == 0)
-			continue;
-		if (cdb[1] & (1u << b))
-			return fhint_check_cdb(chk, 1, b);
-	}
+	if (cdb[1] & 0xec)
+		return fhint_check_cdb(chk, 1,
+				       fhint_check_top_bit(cdb[1] & 0xec));
 	c->pf = cdb[1] & 0x10;
 	c->rtd = cdb[1] & 0x02;
 	c->sp = cdb[1] & 0x01;
@@ -189,7 +185,7 @@ int fhint_mode_header_decode(const uint8_t *buf, size_t len, bool ten,
 			return -EBADMSG;
 		if (buf[4] & 0xfe)
 			return fhint_check_param(chk, 4,
-					31 - __builtin_clz(buf[4] & 0xfe));
+					fhint_check_top_bit(buf[4] & 0xfe));
 		if (buf[5])
 			return fhint_check_param(chk, 5, -1);
 		h->mode_data_length = fhint_get_be16(buf);

@@ -8,6 +8,7 @@
 #include "fhint/scsi_mode.h"
 #include "fhint/scsi_mode_control.h"
 #include "fhint/scsi_proto.h"
+#include "scsi_mode_priv.h"
 
 int fhint_mode_control_encode(const struct fhint_mode_control *c,
 			      uint8_t *buf, size_t len)
@@ -37,15 +38,15 @@ int fhint_mode_control_decode(const uint8_t *buf, size_t len,
 			      struct fhint_mode_control *c,
 			      struct fhint_check *chk)
 {
+	int ret;
+
 	if (len < FHINT_MODE_CONTROL_LEN)
 		return -EBADMSG;
 	memset(c, 0, sizeof(*c));
-	if (buf[0] & FHINT_MODE_PAGE_SPF)
-		return fhint_check_param(chk, 0, 6);
-	if ((buf[0] & 0x3f) != FHINT_MODE_PAGE_CONTROL)
-		return fhint_check_param(chk, 0, 5);
-	if (buf[1] != FHINT_MODE_CONTROL_PAGE_LENGTH)
-		return fhint_check_param(chk, 1, -1);
+	ret = scsi_mode_page0_check(buf, FHINT_MODE_PAGE_CONTROL,
+				    FHINT_MODE_CONTROL_PAGE_LENGTH, chk);
+	if (ret)
+		return ret;
 	c->ps = buf[0] & FHINT_MODE_PAGE_PS;
 
 	c->tst = buf[2] >> 5;

@@ -37,18 +37,20 @@ int fhint_rsoc_cdb_decode(const uint8_t *cdb, size_t len,
 	if (cdb[0] != FHINT_OP_MAINTENANCE_IN)
 		return fhint_check_cdb(chk, 0, 7);
 	if (cdb[1] & 0xe0)
-		return fhint_check_cdb(chk, 1, fhint_vpd_hibit(cdb[1] & 0xe0));
+		return fhint_check_cdb(chk, 1,
+				       fhint_check_top_bit(cdb[1] & 0xe0));
 	if ((cdb[1] & 0x1f) != FHINT_MI_REPORT_SUPPORTED_OPCODES)
 		return fhint_check_cdb(chk, 1, 4);
 	if (cdb[2] & 0x78)
-		return fhint_check_cdb(chk, 2, fhint_vpd_hibit(cdb[2] & 0x78));
+		return fhint_check_cdb(chk, 2,
+				       fhint_check_top_bit(cdb[2] & 0x78));
 	if ((cdb[2] & 0x07) > FHINT_RSOC_OPCODE_SA_ANY)
 		return fhint_check_cdb(chk, 2, 2);
 	if (cdb[10])
-		return fhint_check_cdb(chk, 10, fhint_vpd_hibit(cdb[10]));
+		return fhint_check_cdb(chk, 10, fhint_check_top_bit(cdb[10]));
 	if (cdb[11] & 0x38)
 		return fhint_check_cdb(chk, 11,
-				       fhint_vpd_hibit(cdb[11] & 0x38));
+				       fhint_check_top_bit(cdb[11] & 0x38));
 	c->rctd = cdb[2] & 0x80;
 	c->reporting_options = cdb[2] & 0x07;
 	c->requested_opcode = cdb[3];

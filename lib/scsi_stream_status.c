@@ -41,7 +41,7 @@ static int sai16_decode(const uint8_t *cdb, size_t len, uint8_t sa,
 		return fhint_check_cdb(chk, 1, 4);
 	bad = cdb[1] & 0xe0 & (uint8_t)~byte1_allowed;
 	if (bad)
-		return fhint_check_cdb(chk, 1, 31 - __builtin_clz(bad));
+		return fhint_check_cdb(chk, 1, fhint_check_top_bit(bad));
 	for (i = 0; i < sizeof(rsvd); i++)
 		if (cdb[rsvd[i]])
 			return fhint_check_cdb(chk, rsvd[i], -1);
@@ -94,12 +94,12 @@ int fhint_stream_status_desc_decode(const uint8_t *buf, size_t len,
 		return -EBADMSG;
 	if (buf[0] & 0x7f)
 		return fhint_check_param(chk, 0,
-					 31 - __builtin_clz(buf[0] & 0x7f));
+					 fhint_check_top_bit(buf[0] & 0x7f));
 	if (buf[1])
 		return fhint_check_param(chk, 1, -1);
 	if (buf[4] & 0xc0)
 		return fhint_check_param(chk, 4,
-					 31 - __builtin_clz(buf[4] & 0xc0));
+					 fhint_check_top_bit(buf[4] & 0xc0));
 	for (i = 5; i < FHINT_STREAM_STATUS_DESC_LEN; i++)
 		if (buf[i])
 			return fhint_check_param(chk, (uint16_t)i, -1);

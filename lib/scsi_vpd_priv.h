@@ -11,17 +11,6 @@
 #include "fhint/endian.h"
 #include "fhint/scsi_inquiry.h"
 
-/* Highest set bit of @v (the BIT POINTER of a refused field), -1 if none. */
-static inline int fhint_vpd_hibit(uint8_t v)
-{
-	int bit;
-
-	for (bit = 7; bit >= 0; bit--)
-		if (v & (1u << bit))
-			return bit;
-	return -1;
-}
-
 /* SPC-5 4.3.1: ASCII data fields hold only 20h-7Eh. */
 static inline bool fhint_vpd_ascii_ok(const uint8_t *p, size_t n)
 {

@@ -7,22 +7,12 @@
 #include "fhint/scsi_proto.h"
 #include "fhint/scsi_zbc.h"
 
-/* Highest set bit of a non-zero byte: the bit pointer of a reserved bit. */
-static int zbc_highbit(uint8_t v)
-{
-	int b = 7;
-
-	while (b > 0 && !(v & (1u << b)))
-		b--;
-	return b;
-}
-
 static int zbc_rsvd(const uint8_t *cdb, uint16_t byte, uint8_t mask,
 		    struct fhint_check *chk)
 {
 	uint8_t v = cdb[byte] & mask;
 
-	return v ? fhint_check_cdb(chk, byte, zbc_highbit(v)) : 0;
+	return v ? fhint_check_cdb(chk, byte, fhint_check_top_bit(v)) : 0;
 }
 
 static int zbc_bad_opcode(struct fhint_check *chk)
@@ -264,9 +254,9 @@ int fhint_zbc_out_cdb_decode(const uint8_t *cdb, size_t len,
 		return fhint_check_cdb(chk, 1, 4);
 	ret = zbc_rsvd(cdb, 1, 0xe0, chk);
 	if (!ret && cdb[10])
-		ret = fhint_check_cdb(chk, 10, zbc_highbit(cdb[10]));
+		ret = fhint_check_cdb(chk, 10, fhint_check_top_bit(cdb[10]));
 	if (!ret && cdb[11])
-		ret = fhint_check_cdb(chk, 11, zbc_highbit(cdb[11]));
+		ret = fhint_check_cdb(chk, 11, fhint_check_top_bit(cdb[11]));
 	if (!ret)
 		ret = zbc_rsvd(cdb, 14, 0xfe, chk);
 	if (ret)

@@ -900,16 +900,6 @@ enum fhint_ua fhint_ua_queue_pop(struct fhint_ua_queue *q, struct fhint_sense *s
 /* REQUEST SENSE (SPC-5 6.39) */
 #define REQUEST_SENSE_DESC	0x01
 
-static int top_bit(uint8_t v)
-{
-	int b;
-
-	for (b = 7; b >= 0; b--)
-		if (v & (1u << b))
-			return b;
-	return -1;
-}
-
 int fhint_request_sense_cdb_encode(uint8_t *cdb, size_t len,
 				   const struct fhint_request_sense_cdb *c)
 {
@@ -929,6 +919,7 @@ int fhint_request_sense_cdb_decode(const uint8_t *cdb, size_t len,
 				   struct fhint_request_sense_cdb *c,
 				   struct fhint_check *chk)
 {
+	uint8_t rsvd;
 	int i;
 
 	fhint_check_clear(chk);
@@ -941,11 +932,13 @@ int fhint_request_sense_cdb_decode(const uint8_t *cdb, size_t len,
 	if (cdb[0] != FHINT_OP_REQUEST_SENSE)
 		return fhint_check_set(chk, FHINT_SK_ILLEGAL_REQUEST,
 				       FHINT_ASC_INVALID_COMMAND_OPCODE, 0, -EINVAL);
-	if (cdb[1] & (uint8_t)~REQUEST_SENSE_DESC)
-		return fhint_check_cdb(chk, 1, top_bit(cdb[1] & (uint8_t)~REQUEST_SENSE_DESC));
+	rsvd = cdb[1] & (uint8_t)~REQUEST_SENSE_DESC;
+	if (rsvd)
+		return fhint_check_cdb(chk, 1, fhint_check_top_bit(rsvd));
 	for (i = 2; i <= 3; i++)
 		if (cdb[i])
-			return fhint_check_cdb(chk, (uint16_t)i, top_bit(cdb[i]));
+			return fhint_check_cdb(chk, (uint16_t)i,
+					       fhint_check_top_bit(cdb[i]));
 	c->desc = cdb[1] & REQUEST_SENSE_DESC;
 	c->alloc_len = cdb[4];
 	c->control = cdb[5];

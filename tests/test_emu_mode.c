@@ -1,29 +1,31 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Emulator: MODE SENSE / MODE SELECT, LOG SENSE, GET STREAM STATUS and
- * STREAM CONTROL (lib/emu/emu_cmd_mode.c), and the page codecs of
- * lib/emu/emu_mode_pages.c.  Literal bytes from the spec tables,
- * decoded again with libfhint, libiscsi's scsi_datain_unmarshall and
- * sg3_utils' builders.
+ * STREAM CONTROL (lib/emu/emu_cmd_mode.c).  Literal bytes from the spec
+ * tables, decoded again with libfhint and libiscsi's
+ * scsi_datain_unmarshall.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
-#include <scsi/sg_cmds_basic.h>
 
+#include "fhint/emu.h"
 #include "fhint/endian.h"
 #include "fhint/scsi_io_advice.h"
+#include "fhint/scsi_log.h"
 #include "fhint/scsi_mode.h"
+#include "fhint/scsi_mode_caching.h"
 #include "fhint/scsi_mode_control.h"
+#include "fhint/scsi_mode_control_ext.h"
+#include "fhint/scsi_mode_iec.h"
 #include "fhint/scsi_stream_status.h"
 #include "fhint/scsi_write.h"
 
 #include "emu_mode.h"
 #include "emu_priv.h"
 #include "emu_test.h"
-#include "sg3_capture.h"
 #include "unit.h"
 
 #define CFG	"?size=1G"		/* 2097152 blocks of 512 bytes */
@@ -249,9 +251,9 @@ static void test_mode_sense10_all_subpages_llbaa(void)
 	struct fhint_mode_page_iter it;
 	struct fhint_mode_page pg;
 	struct fhint_mode_control ctl;
-	struct emu_mode_caching cach;
-	struct emu_mode_control_ext ext;
-	struct emu_mode_iec iec;
+	struct fhint_mode_caching cach;
+	struct fhint_mode_control_ext ext;
+	struct fhint_mode_iec iec;
 	uint8_t din[1024];
 	size_t i = 0;
 
@@ -277,7 +279,7 @@ static void test_mode_sense10_all_subpages_llbaa(void)
 	CU_ASSERT_EQUAL(i, 5);
 	CU_ASSERT_EQUAL(fhint_mode_page_find(ml.pages, ml.pages_len, 0x08, 0,
 					     &pg), 0);
-	CU_ASSERT_EQUAL(emu_mode_caching_decode(pg.data, pg.len, &cach, NULL),
+	CU_ASSERT_EQUAL(fhint_mode_caching_decode(pg.data, pg.len, &cach, NULL),
 			20);
 	CU_ASSERT_TRUE(cach.wce);
 	CU_ASSERT_FALSE(cach.rcd);
@@ -290,12 +292,12 @@ static void test_mode_sense10_all_subpages_llbaa(void)
 	CU_ASSERT_EQUAL(ctl.qam, FHINT_CTL_QAM_RESTRICTED);
 	CU_ASSERT_EQUAL(fhint_mode_page_find(ml.pages, ml.pages_len, 0x0a, 1,
 					     &pg), 0);
-	CU_ASSERT_EQUAL(emu_mode_control_ext_decode(pg.data, pg.len, &ext,
-						    NULL), 32);
+	CU_ASSERT_EQUAL(fhint_mode_control_ext_decode(pg.data, pg.len, &ext,
+						      NULL), 32);
 	CU_ASSERT_EQUAL(ext.max_sense_data_len, 0);
 	CU_ASSERT_EQUAL(fhint_mode_page_find(ml.pages, ml.pages_len, 0x1c, 0,
 					     &pg), 0);
-	CU_ASSERT_EQUAL(emu_mode_iec_decode(pg.data, pg.len, &iec, NULL), 12);
+	CU_ASSERT_EQUAL(fhint_mode_iec_decode(pg.data, pg.len, &iec, NULL), 12);
 	CU_ASSERT_TRUE(iec.dexcpt);
 	/* 0Ah/FFh: the three Control subpages only */
 	msense(emu, &c, true, true, false, 0, 0x0a, 0xff, sizeof(din), din);
@@ -972,45 +974,14 @@ static uint8_t lsense(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 		      uint8_t pc, uint8_t page, uint8_t sub, uint16_t ptr,
 		      uint16_t alloc, uint8_t *din)
 {
-	struct emu_log_sense_cdb ls = {
+	struct fhint_log_sense_cdb ls = {
 		.pc = pc, .page_code = page, .subpage_code = sub,
 		.param_ptr = ptr, .alloc_len = alloc,
 	};
 	uint8_t cdb[10];
 
-	CU_ASSERT_EQUAL_FATAL(emu_log_sense_cdb_encode(&ls, cdb, 10), 10);
+	CU_ASSERT_EQUAL_FATAL(fhint_log_sense_cdb_encode(&ls, cdb, 10), 10);
 	return emu_t_exec(emu, c, cdb, 10, NULL, 0, din, alloc);
-}
-
-/* The CDB sg3_utils builds is the one fhint encodes, and is answered. */
-static void test_log_sense_cdb_vs_sg3(void)
-{
-	struct fhint_sg3_capture cap;
-	struct emu_log_sense_cdb ls = {
-		.pc = 1, .page_code = 0x0c, .param_ptr = 0x0002,
-		.alloc_len = 0x1234,
-	}, back;
-	static const uint8_t canned[4] = { 0x0c, 0, 0, 0 };
-	uint8_t cdb[10], *resp = calloc(1, 0x1234);
-	int fd;
-
-	memset(&cap, 0, sizeof(cap));
-	cap.din = canned;
-	cap.din_len = sizeof(canned);
-	fd = fhint_sg3_open(&cap);
-	CU_ASSERT_FATAL(fd >= 0);
-	sg_ll_log_sense(fd, false, false, 1, 0x0c, 0, 0x0002, resp, 0x1234,
-			false, 0);
-	fhint_sg3_close(fd);
-	free(resp);
-	CU_ASSERT_EQUAL(cap.cdb_len, 10);
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_encode(&ls, cdb, 10), 10);
-	FHINT_ASSERT_BYTES(cdb, cap.cdb, 10);
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_decode(cap.cdb, 10, &back, NULL), 10);
-	CU_ASSERT_EQUAL(back.param_ptr, 2);
-	CU_ASSERT_EQUAL(back.alloc_len, 0x1234);
-	CU_ASSERT_EQUAL(back.pc, 1);
-	CU_ASSERT_EQUAL(back.page_code, 0x0c);
 }
 
 static void test_log_sense_supported_pages(void)
@@ -1086,8 +1057,8 @@ static void test_log_sense_lbp_page(void)
 	struct fhint_emu *emu = emu_t_open(CFG);
 	struct fhint_emu_cmd c;
 	struct fhint_emu_stats st;
-	struct emu_log_page_hdr h;
-	struct emu_log_param p;
+	struct fhint_log_page_hdr h;
+	struct fhint_log_param p;
 	uint8_t din[64];
 	int n;
 
@@ -1107,16 +1078,16 @@ static void test_log_sense_lbp_page(void)
 		CU_ASSERT_TRUE(st.mapped_blocks >= 72);
 		lsense(emu, &c, 1, 0x0c, 0x00, 0, sizeof(din), din);
 		EMU_ASSERT_GOOD(&c);
-		CU_ASSERT_EQUAL(emu_log_page_hdr_decode(din, c.din_done, &h),
+		CU_ASSERT_EQUAL(fhint_log_page_hdr_decode(din, c.din_done, &h),
 				4);
 		CU_ASSERT_EQUAL(h.page_length, 24);
-		n = emu_log_param_decode(din + 4, c.din_done - 4, &p);
+		n = fhint_log_param_decode(din + 4, c.din_done - 4, &p);
 		CU_ASSERT_EQUAL(n, 12);
 		CU_ASSERT_EQUAL(p.code, 1);
-		CU_ASSERT_EQUAL(p.format, EMU_LOG_FL_BINARY_LIST);
+		CU_ASSERT_EQUAL(p.format, FHINT_LOG_FL_BINARY_LIST);
 		CU_ASSERT_EQUAL(fhint_get_be32(p.value),
 				NBLOCKS - st.mapped_blocks);
-		n = emu_log_param_decode(din + 16, c.din_done - 16, &p);
+		n = fhint_log_param_decode(din + 16, c.din_done - 16, &p);
 		CU_ASSERT_EQUAL(p.code, 2);
 		CU_ASSERT_EQUAL(fhint_get_be32(p.value), st.mapped_blocks);
 		CU_ASSERT_EQUAL(p.value[4], 0x01);	/* SCOPE */
@@ -1146,8 +1117,8 @@ static void test_log_sense_stats_page(void)
 	struct fhint_emu *emu = emu_t_open(CFG);
 	struct fhint_emu_cmd c;
 	struct fhint_emu_stats st;
-	struct emu_log_page_hdr h;
-	struct emu_log_param p;
+	struct fhint_log_page_hdr h;
+	struct fhint_log_param p;
 	uint8_t din[1024];
 	size_t off;
 	int n, count = 0;
@@ -1158,7 +1129,8 @@ static void test_log_sense_stats_page(void)
 	lsense(emu, &c, 1, 0x30, 0x00, 0, sizeof(din), din);
 	EMU_ASSERT_GOOD(&c);
 	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
-	CU_ASSERT_EQUAL_FATAL(emu_log_page_hdr_decode(din, c.din_done, &h), 4);
+	CU_ASSERT_EQUAL_FATAL(fhint_log_page_hdr_decode(din, c.din_done, &h),
+			      4);
 	CU_ASSERT_TRUE(h.ds);
 	CU_ASSERT_FALSE(h.spf);
 	CU_ASSERT_EQUAL(h.page_code, 0x30);
@@ -1167,7 +1139,7 @@ static void test_log_sense_stats_page(void)
 	CU_ASSERT_EQUAL(h.page_length, (10 + 12) * 12);
 	memset(v, 0, sizeof(v));
 	for (off = 4; off < c.din_done; off += (size_t)n) {
-		n = emu_log_param_decode(din + off, c.din_done - off, &p);
+		n = fhint_log_param_decode(din + off, c.din_done - off, &p);
 		CU_ASSERT_FATAL(n == 12);
 		CU_ASSERT_TRUE((int)p.code > prev);
 		prev = p.code;
@@ -1176,23 +1148,24 @@ static void test_log_sense_stats_page(void)
 		count++;
 	}
 	CU_ASSERT_EQUAL(count, 22);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_HOST_WRITE_BLOCKS],
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_HOST_WRITE_BLOCKS],
 			st.host_write_blocks);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_MAPPED_BLOCKS], st.mapped_blocks);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_MEDIA_WRITE_BYTES],
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_MAPPED_BLOCKS], st.mapped_blocks);
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_MEDIA_WRITE_BYTES],
 			st.media_write_bytes);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_GC_PAGES], st.gc_pages);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_ERASES], st.erases);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_COMMANDS], st.commands);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_CHECK_CONDITIONS], st.check_conditions);
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_WA_X1000],
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_GC_PAGES], st.gc_pages);
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_ERASES], st.erases);
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_COMMANDS], st.commands);
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_CHECK_CONDITIONS],
+			st.check_conditions);
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_WA_X1000],
 			(uint64_t)(st.write_amplification * 1000 + 0.5));
-	CU_ASSERT_EQUAL(v[EMU_LOG_STAT_GROUP_BLOCKS + 2],
+	CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_GROUP_BLOCKS + 2],
 			st.group_write_blocks[2]);
 	if (st.host_write_blocks) {
-		CU_ASSERT_EQUAL(v[EMU_LOG_STAT_HOST_WRITE_BLOCKS], 16);
-		CU_ASSERT_EQUAL(v[EMU_LOG_STAT_GROUP_BLOCKS + 2], 16);
-		CU_ASSERT_EQUAL(v[EMU_LOG_STAT_WA_X1000], 1000);
+		CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_HOST_WRITE_BLOCKS], 16);
+		CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_GROUP_BLOCKS + 2], 16);
+		CU_ASSERT_EQUAL(v[FHINT_EMU_LOG_STAT_WA_X1000], 1000);
 	}
 	/* parameter pointer: from 0004h on */
 	lsense(emu, &c, 1, 0x30, 0x00, 0x0004, sizeof(din), din);
@@ -1255,7 +1228,7 @@ static void test_log_sense_refusals(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* CDB USAGE DATA and the codecs                                       */
+/* CDB USAGE DATA                                                      */
 
 /*
  * For every operation of the table: byte 0 is the opcode, and every bit
@@ -1309,168 +1282,6 @@ static void test_cdb_usage_matches_checks(void)
 		}
 	}
 	fhint_emu_close(emu);
-}
-
-/* The local codecs: literal bytes, round trips, short input. */
-static void test_page_codecs(void)
-{
-	static const uint8_t caching[20] = {
-		0x88, 0x12, 0xa5, 0x3c, 0x12, 0x34, 0x00, 0x01, 0xff, 0xfe,
-		0x00, 0x80, 0xaa, 0x07, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00,
-	};
-	static const uint8_t iec[12] = {
-		0x1c, 0x0a, 0x9f, 0x06, 0x00, 0x00, 0x01, 0x2c,
-		0x00, 0x00, 0x00, 0x05,
-	};
-	static const uint8_t ext[32] = {
-		0x4a, 0x01, 0x00, 0x1c, 0x0b, 0x0c, 0xfc,
-	};
-	struct emu_mode_caching ca;
-	struct emu_mode_iec ie;
-	struct emu_mode_control_ext ce;
-	struct fhint_check chk;
-	uint8_t out[32], *b;
-
-	CU_ASSERT_EQUAL(emu_mode_caching_decode(ext, 32, &ca, &chk), -EINVAL);
-	CU_ASSERT_TRUE(chk.field == 0 && chk.bit == 6);	/* SPF */
-	CU_ASSERT_EQUAL(emu_mode_caching_decode(iec, 12, &ca, NULL), -EBADMSG);
-	CU_ASSERT_EQUAL(emu_mode_caching_decode(caching, 20, &ca, NULL), 20);
-	CU_ASSERT_TRUE(ca.ps && ca.ic && ca.cap && ca.wce && ca.rcd);
-	CU_ASSERT_FALSE(ca.abpf || ca.disc || ca.size || ca.mf);
-	CU_ASSERT_EQUAL(ca.demand_read_retention_prio, 3);
-	CU_ASSERT_EQUAL(ca.write_retention_prio, 0xc);
-	CU_ASSERT_EQUAL(ca.disable_prefetch_xfer_len, 0x1234);
-	CU_ASSERT_EQUAL(ca.min_prefetch, 1);
-	CU_ASSERT_EQUAL(ca.max_prefetch, 0xfffe);
-	CU_ASSERT_EQUAL(ca.max_prefetch_ceiling, 0x80);
-	CU_ASSERT_TRUE(ca.fsw && ca.dra && !ca.lbcss && !ca.nv_dis);
-	CU_ASSERT_EQUAL(ca.vs, 1);
-	CU_ASSERT_EQUAL(ca.sync_prog, 1);
-	CU_ASSERT_EQUAL(ca.nr_cache_segments, 7);
-	CU_ASSERT_EQUAL(ca.cache_segment_size, 0x0200);
-	CU_ASSERT_EQUAL(emu_mode_caching_encode(&ca, out, 20), 20);
-	FHINT_ASSERT_BYTES(out, caching, 20);
-	CU_ASSERT_EQUAL(emu_mode_caching_encode(&ca, out, 19), -EMSGSIZE);
-	b = malloc(20);
-	memcpy(b, caching, 20);
-	CU_ASSERT_EQUAL(emu_mode_caching_decode(b, 19, &ca, NULL), -EBADMSG);
-	b[12] |= 0x06;				/* SYNC_PROG 11b */
-	CU_ASSERT_EQUAL(emu_mode_caching_decode(b, 20, &ca, &chk), -EINVAL);
-	CU_ASSERT_TRUE(chk.sksv && chk.field == 12 && chk.bit == 2);
-	memcpy(b, caching, 20);
-	b[16] = 1;
-	CU_ASSERT_EQUAL(emu_mode_caching_decode(b, 20, &ca, &chk), -EINVAL);
-	CU_ASSERT_EQUAL(chk.field, 16);
-	free(b);
-
-	CU_ASSERT_EQUAL(emu_mode_iec_decode(iec, 12, &ie, NULL), 12);
-	CU_ASSERT_TRUE(ie.perf && ie.ewasc && ie.dexcpt && ie.test &&
-		       ie.ebackerr && ie.logerr && !ie.ebf);
-	CU_ASSERT_EQUAL(ie.mrie, 6);
-	CU_ASSERT_EQUAL(ie.interval_timer, 300);
-	CU_ASSERT_EQUAL(ie.report_count, 5);
-	CU_ASSERT_EQUAL(emu_mode_iec_encode(&ie, out, 12), 12);
-	FHINT_ASSERT_BYTES(out, iec, 12);
-	b = malloc(12);
-	memcpy(b, iec, 12);
-	b[3] = 0x08;				/* MRIE 8h reserved */
-	CU_ASSERT_EQUAL(emu_mode_iec_decode(b, 12, &ie, &chk), -EINVAL);
-	CU_ASSERT_TRUE(chk.field == 3 && chk.bit == 3);
-	b[3] = 0x16;
-	CU_ASSERT_EQUAL(emu_mode_iec_decode(b, 12, &ie, &chk), -EINVAL);
-	CU_ASSERT_TRUE(chk.field == 3 && chk.bit == 4);
-	CU_ASSERT_EQUAL(emu_mode_iec_decode(b, 11, &ie, &chk), -EBADMSG);
-	free(b);
-
-	CU_ASSERT_EQUAL(emu_mode_control_ext_decode(ext, 32, &ce, NULL), 32);
-	CU_ASSERT_TRUE(ce.dlc && ce.scsip && ce.ialuae && !ce.tcmos);
-	CU_ASSERT_EQUAL(ce.initial_cmd_prio, 0x0c);
-	CU_ASSERT_EQUAL(ce.max_sense_data_len, 0xfc);
-	CU_ASSERT_EQUAL(emu_mode_control_ext_encode(&ce, out, 32), 32);
-	FHINT_ASSERT_BYTES(out, ext, 32);
-	b = malloc(32);
-	memcpy(b, ext, 32);
-	b[31] = 1;
-	CU_ASSERT_EQUAL(emu_mode_control_ext_decode(b, 32, &ce, &chk),
-			-EINVAL);
-	CU_ASSERT_EQUAL(chk.field, 31);
-	b[31] = 0;
-	b[0] = 0x0a;				/* SPF 0 */
-	CU_ASSERT_EQUAL(emu_mode_control_ext_decode(b, 32, &ce, &chk),
-			-EINVAL);
-	CU_ASSERT_TRUE(chk.field == 0 && chk.bit == 6);
-	CU_ASSERT_EQUAL(emu_mode_control_ext_decode(b, 31, &ce, &chk),
-			-EBADMSG);
-	free(b);
-}
-
-static void test_log_codecs(void)
-{
-	static const uint8_t param[7] = { 0x12, 0x34, 0xb7, 0x03, 1, 2, 3 };
-	struct emu_log_param p;
-	struct emu_log_page_hdr h;
-	uint8_t out[16], *b;
-
-	CU_ASSERT_EQUAL(emu_log_param_decode(param, 7, &p), 7);
-	CU_ASSERT_EQUAL(p.code, 0x1234);
-	CU_ASSERT_TRUE(p.du && p.tsd && p.etc);
-	CU_ASSERT_EQUAL(p.tmc, 1);
-	CU_ASSERT_EQUAL(p.format, 3);
-	CU_ASSERT_EQUAL(p.length, 3);
-	CU_ASSERT_EQUAL(emu_log_param_encode(&p, p.value, out, 7), 7);
-	FHINT_ASSERT_BYTES(out, param, 7);
-	CU_ASSERT_EQUAL(emu_log_param_encode(&p, p.value, out, 6), -EMSGSIZE);
-	b = malloc(6);
-	memcpy(b, param, 6);
-	CU_ASSERT_EQUAL(emu_log_param_decode(b, 6, &p), -EBADMSG);
-	CU_ASSERT_EQUAL(emu_log_param_decode(b, 3, &p), -EBADMSG);
-	free(b);
-	b = malloc(4);
-	memcpy(b, (uint8_t[]){ 0x0c, 0x01, 0x00, 0x08 }, 4);
-	CU_ASSERT_EQUAL(emu_log_page_hdr_decode(b, 4, &h), -EINVAL);
-	b[0] = 0x4c;
-	CU_ASSERT_EQUAL(emu_log_page_hdr_decode(b, 4, &h), 4);
-	CU_ASSERT_TRUE(h.spf && !h.ds && h.page_code == 0x0c &&
-		       h.subpage_code == 1 && h.page_length == 8);
-	CU_ASSERT_EQUAL(emu_log_page_hdr_decode(b, 3, &h), -EBADMSG);
-	free(b);
-}
-
-static void test_log_sense_cdb_codec(void)
-{
-	static const uint8_t want[10] = {
-		0x4d, 0x00, 0x70, 0x05, 0x00, 0x01, 0x02, 0x03, 0x04, 0x80,
-	};
-	struct emu_log_sense_cdb ls = {
-		.pc = 1, .page_code = 0x30, .subpage_code = 5,
-		.param_ptr = 0x0102, .alloc_len = 0x0304, .control = 0x80,
-	}, back;
-	struct fhint_check chk;
-	uint8_t out[10], *b = malloc(10);
-
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_encode(&ls, out, 10), 10);
-	FHINT_ASSERT_BYTES(out, want, 10);
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_encode(&ls, out, 9), -EMSGSIZE);
-	ls.pc = 4;
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_encode(&ls, out, 10), -EINVAL);
-	memcpy(b, want, 10);
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_decode(b, 10, &back, &chk), 10);
-	CU_ASSERT_TRUE(back.pc == 1 && back.page_code == 0x30 &&
-		       back.subpage_code == 5 && back.param_ptr == 0x0102 &&
-		       back.alloc_len == 0x0304 && back.control == 0x80 &&
-		       !back.ppc && !back.sp);
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_decode(b, 9, &back, &chk), -EBADMSG);
-	b[1] = 0x04;
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_decode(b, 10, &back, &chk), -EINVAL);
-	CU_ASSERT_TRUE(chk.sksv && chk.cd && chk.field == 1 && chk.bpv &&
-		       chk.bit == 2);
-	b[1] = 0x03;
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_decode(b, 10, &back, &chk), 10);
-	CU_ASSERT_TRUE(back.ppc && back.sp);
-	b[0] = 0x4c;
-	CU_ASSERT_EQUAL(emu_log_sense_cdb_decode(b, 10, &back, &chk), -EINVAL);
-	CU_ASSERT_EQUAL(chk.asc, 0x20);
-	free(b);
 }
 
 /* The values the other command families must agree with. */
@@ -1529,8 +1340,6 @@ static CU_TestInfo tests[] = {
 	  test_mode_select_revert_to_defaults },
 	{ "MODE SELECT refusals with parameter list field pointers",
 	  test_mode_select_refusals },
-	{ "LOG SENSE CDB equals sg3_utils sg_ll_log_sense",
-	  test_log_sense_cdb_vs_sg3 },
 	{ "LOG SENSE supported pages 00h/00h, 00h/FFh, 0Ch/FFh",
 	  test_log_sense_supported_pages },
 	{ "LOG SENSE Logical Block Provisioning page (SBC-4 6.4.5)",
@@ -1541,10 +1350,6 @@ static CU_TestInfo tests[] = {
 	  test_log_sense_refusals },
 	{ "CDB USAGE DATA zero bits are refused as reserved",
 	  test_cdb_usage_matches_checks },
-	{ "Caching, IE and Control Extension page codecs",
-	  test_page_codecs },
-	{ "log page and log parameter codecs", test_log_codecs },
-	{ "LOG SENSE CDB codec (SPC-5 6.10)", test_log_sense_cdb_codec },
 	{ "threshold exponent and maximum streams", test_shared_values },
 	CU_TEST_INFO_NULL,
 };

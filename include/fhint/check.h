@@ -51,4 +51,13 @@ int fhint_check_cdb(struct fhint_check *chk, uint16_t field, int bit);
 /* 26/00 INVALID FIELD IN PARAMETER LIST, pointer into the parameter data */
 int fhint_check_param(struct fhint_check *chk, uint16_t field, int bit);
 
+/*
+ * The BIT POINTER for a byte whose reserved bits @v are set: the highest
+ * set bit (SPC-5 4.4.2.2.2: the most significant bit in error).  -1 for 0.
+ */
+static inline int fhint_check_top_bit(uint8_t v)
+{
+	return v ? 31 - __builtin_clz(v) : -1;
+}
+
 #endif /* FHINT_CHECK_H */

@@ -87,6 +87,24 @@ struct fhint_emu_stats {
 };
 
 int fhint_emu_get_stats(struct fhint_emu *emu, struct fhint_emu_stats *st);
+/*
+ * The same statistics as a vendor-specific log page, for an initiator
+ * behind LIO or iSCSI: LOG SENSE page 30h, one parameter per counter, each
+ * value 8 bytes big-endian (spec-notes/emulator-mode.md).
+ */
+#define FHINT_EMU_LOG_PAGE_STATS		0x30
+#define FHINT_EMU_LOG_STAT_HOST_WRITE_BLOCKS	0x0000
+#define FHINT_EMU_LOG_STAT_UNMAPPED_BLOCKS	0x0001
+#define FHINT_EMU_LOG_STAT_MAPPED_BLOCKS	0x0002
+#define FHINT_EMU_LOG_STAT_MEDIA_WRITE_BYTES	0x0003
+#define FHINT_EMU_LOG_STAT_WA_X1000		0x0004
+#define FHINT_EMU_LOG_STAT_GC_PAGES		0x0005
+#define FHINT_EMU_LOG_STAT_ERASES		0x0006
+#define FHINT_EMU_LOG_STAT_BAND_REWRITES	0x0007
+#define FHINT_EMU_LOG_STAT_COMMANDS		0x0008
+#define FHINT_EMU_LOG_STAT_CHECK_CONDITIONS	0x0009
+#define FHINT_EMU_LOG_STAT_GROUP_BLOCKS		0x0100	/* + GROUP NUMBER */
+#define FHINT_EMU_LOG_STAT_GROUP_WA_X1000	0x0200	/* + GROUP NUMBER */
 /* Zero the counters (not the state): measure after preconditioning. */
 void fhint_emu_reset_stats(struct fhint_emu *emu);
 

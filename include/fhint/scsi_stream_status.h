@@ -27,10 +27,7 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
-
-#ifndef FHINT_SAI_STREAM_CONTROL
-#define FHINT_SAI_STREAM_CONTROL	0x14	/* SBC-4 5.32 */
-#endif
+#include <fhint/scsi_proto.h>
 
 #define FHINT_GET_STREAM_STATUS_CDB_LEN	16
 #define FHINT_STREAM_CONTROL_CDB_LEN	16

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/scsi_proto.h>
 
 #define FHINT_ZBC_CDB_LEN		16	/* ZBC IN and ZBC OUT CDBs */
 #define FHINT_ZBC_REPORT_HDR_LEN	64	/* REPORT ZONES header */
@@ -58,26 +59,6 @@
 #define FHINT_ZBC_SAME_ALL			0x1	/* same type and length */
 #define FHINT_ZBC_SAME_LAST_DIFFERS		0x2	/* but last zone length */
 #define FHINT_ZBC_SAME_LENGTH_ONLY		0x3	/* same length, types vary */
-
-/* ZBC sense codes a zoned device server returns (ZBC-2 4.x, SPC-5 D.2) */
-#ifndef FHINT_ASCQ_ATTEMPT_TO_READ_INVALID_DATA
-#define FHINT_ASCQ_ATTEMPT_TO_READ_INVALID_DATA	0x06	/* 21/06 */
-#endif
-#ifndef FHINT_ASCQ_READ_BOUNDARY_VIOLATION
-#define FHINT_ASCQ_READ_BOUNDARY_VIOLATION	0x07	/* 21/07 */
-#endif
-#ifndef FHINT_ASCQ_ZONE_IS_READ_ONLY
-#define FHINT_ASCQ_ZONE_IS_READ_ONLY		0x08	/* 27/08, DATA PROTECT */
-#endif
-#ifndef FHINT_ASCQ_ZONE_IS_OFFLINE
-#define FHINT_ASCQ_ZONE_IS_OFFLINE		0x0e	/* 2C/0E, DATA PROTECT */
-#endif
-#ifndef FHINT_ASC_INSUFFICIENT_RESOURCES
-#define FHINT_ASC_INSUFFICIENT_RESOURCES	0x55
-#endif
-#ifndef FHINT_ASCQ_INSUFFICIENT_ZONE_RESOURCES
-#define FHINT_ASCQ_INSUFFICIENT_ZONE_RESOURCES	0x0e	/* 55/0E, DATA PROTECT */
-#endif
 
 /* REPORT ZONES CDB, ZBC IN (ZBC-2 5.4.1):
  *   0 95h | 1 bits 4:0 SERVICE ACTION 00h | 2-9 ZONE START LBA |

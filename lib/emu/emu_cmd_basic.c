@@ -60,23 +60,15 @@ static size_t min_sz(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-static int hibit(uint8_t v)
-{
-	int b = 7;
-
-	while (b > 0 && !(v & (1u << b)))
-		b--;
-	return b;
-}
-
 /* CONTROL: reserved bits, and NACA (ACA is not supported: SAM-5 5.9.1) */
 static int check_control(struct emu_req *req, size_t byte)
 {
 	uint8_t control = req->cmd->cdb[byte];
+	uint8_t rsvd = control & EMU_CONTROL_RSVD;
 
-	if (control & EMU_CONTROL_RSVD)
+	if (rsvd)
 		return fhint_check_cdb(&req->chk, (uint16_t)byte,
-				       hibit(control & EMU_CONTROL_RSVD));
+				       fhint_check_top_bit(rsvd));
 	if (control & EMU_CONTROL_NACA)
 		return fhint_check_cdb(&req->chk, (uint16_t)byte, 2);
 	return 0;
@@ -91,7 +83,7 @@ static int check_rsvd(struct emu_req *req, size_t from, size_t to)
 	for (i = from; i <= to; i++)
 		if (cdb[i])
 			return fhint_check_cdb(&req->chk, (uint16_t)i,
-					       hibit(cdb[i]));
+					       fhint_check_top_bit(cdb[i]));
 	return 0;
 }
 

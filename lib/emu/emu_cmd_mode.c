@@ -17,10 +17,15 @@
 #include <errno.h>
 #include <string.h>
 
+#include "fhint/emu.h"
 #include "fhint/endian.h"
 #include "fhint/scsi_io_advice.h"
+#include "fhint/scsi_log.h"
 #include "fhint/scsi_mode.h"
+#include "fhint/scsi_mode_caching.h"
 #include "fhint/scsi_mode_control.h"
+#include "fhint/scsi_mode_control_ext.h"
+#include "fhint/scsi_mode_iec.h"
 #include "fhint/scsi_proto.h"
 #include "fhint/scsi_stream_status.h"
 
@@ -34,11 +39,6 @@
 static size_t min_sz(size_t a, size_t b)
 {
 	return a < b ? a : b;
-}
-
-static int top_bit(uint8_t v)
-{
-	return 31 - __builtin_clz(v);
 }
 
 /* A handler bug, not the initiator's: 44/00. */
@@ -148,13 +148,13 @@ static int page_encode(const struct emu_dev *dev, enum mpage k, uint8_t pc,
 
 	switch (k) {
 	case MP_CACHING: {
-		struct emu_mode_caching c;
+		struct fhint_mode_caching c;
 
-		if (room < EMU_MODE_CACHING_LEN)
+		if (room < FHINT_MODE_CACHING_LEN)
 			return 0;
 		memset(&c, 0, sizeof(c));
 		c.wce = chg ? true : cur ? dev->wce : dev->cfg.wce;
-		return emu_mode_caching_encode(&c, buf, room);
+		return fhint_mode_caching_encode(&c, buf, room);
 	}
 	case MP_CONTROL: {
 		struct fhint_mode_control c;
@@ -175,12 +175,12 @@ static int page_encode(const struct emu_dev *dev, enum mpage k, uint8_t pc,
 		return fhint_mode_control_encode(&c, buf, room);
 	}
 	case MP_CONTROL_EXT: {
-		struct emu_mode_control_ext c;
+		struct fhint_mode_control_ext c;
 
-		if (room < EMU_MODE_CONTROL_EXT_LEN)
+		if (room < FHINT_MODE_CONTROL_EXT_LEN)
 			return 0;
 		memset(&c, 0, sizeof(c));
-		return emu_mode_control_ext_encode(&c, buf, room);
+		return fhint_mode_control_ext_encode(&c, buf, room);
 	}
 	case MP_IO_ADVICE: {
 		struct fhint_io_advice_page p;
@@ -192,13 +192,13 @@ static int page_encode(const struct emu_dev *dev, enum mpage k, uint8_t pc,
 		return fhint_io_advice_page_encode(&p, buf, room);
 	}
 	case MP_IEC: {
-		struct emu_mode_iec c;
+		struct fhint_mode_iec c;
 
-		if (room < EMU_MODE_IEC_LEN)
+		if (room < FHINT_MODE_IEC_LEN)
 			return 0;
 		memset(&c, 0, sizeof(c));
 		c.dexcpt = !chg;	/* no informational exceptions */
-		return emu_mode_iec_encode(&c, buf, room);
+		return fhint_mode_iec_encode(&c, buf, room);
 	}
 	default:
 		return -EINVAL;
@@ -403,9 +403,9 @@ static int page_apply(const struct emu_dev *dev, enum mpage k,
 
 	switch (k) {
 	case MP_CACHING: {
-		struct emu_mode_caching c;
+		struct fhint_mode_caching c;
 
-		ret = emu_mode_caching_decode(pg->data, pg->len, &c, chk);
+		ret = fhint_mode_caching_decode(pg->data, pg->len, &c, chk);
 		st->wce = c.wce;
 		break;
 	}
@@ -417,9 +417,9 @@ static int page_apply(const struct emu_dev *dev, enum mpage k,
 		break;
 	}
 	case MP_CONTROL_EXT: {
-		struct emu_mode_control_ext c;
+		struct fhint_mode_control_ext c;
 
-		ret = emu_mode_control_ext_decode(pg->data, pg->len, &c, chk);
+		ret = fhint_mode_control_ext_decode(pg->data, pg->len, &c, chk);
 		break;
 	}
 	case MP_IO_ADVICE: {
@@ -429,9 +429,9 @@ static int page_apply(const struct emu_dev *dev, enum mpage k,
 		break;
 	}
 	case MP_IEC: {
-		struct emu_mode_iec c;
+		struct fhint_mode_iec c;
 
-		ret = emu_mode_iec_decode(pg->data, pg->len, &c, chk);
+		ret = fhint_mode_iec_decode(pg->data, pg->len, &c, chk);
 		break;
 	}
 	default:
@@ -447,7 +447,7 @@ static int page_apply(const struct emu_dev *dev, enum mpage k,
 			uint16_t field;
 			int bit;
 
-			field_of(k, i, top_bit(diff), &field, &bit);
+			field_of(k, i, fhint_check_top_bit(diff), &field, &bit);
 			return fhint_check_param(chk, field, bit);
 		}
 	}
@@ -596,7 +596,7 @@ commit:
 static const uint8_t log_pages[] = {
 	FHINT_LOG_PAGE_SUPPORTED,
 	FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING,
-	EMU_LOG_PAGE_FHINT_STATS,
+	FHINT_EMU_LOG_PAGE_STATS,
 };
 #define NR_LOG_PAGES	(sizeof(log_pages) / sizeof(log_pages[0]))
 
@@ -627,7 +627,7 @@ struct log_out {
 static void put_param(struct log_out *o, uint16_t code, uint8_t format,
 		      const uint8_t value[8])
 {
-	struct emu_log_param p = { .code = code, .format = format,
+	struct fhint_log_param p = { .code = code, .format = format,
 				   .length = 8 };
 	int ret;
 
@@ -635,8 +635,8 @@ static void put_param(struct log_out *o, uint16_t code, uint8_t format,
 		o->max_code = code;
 	if (code < o->param_ptr || o->err)
 		return;
-	ret = emu_log_param_encode(&p, value, o->buf + o->len,
-				   o->size - o->len);
+	ret = fhint_log_param_encode(&p, value, o->buf + o->len,
+				     o->size - o->len);
 	if (ret < 0)
 		o->err = ret;
 	else
@@ -660,7 +660,7 @@ static void put_lbp(struct log_out *o, uint16_t code, uint64_t sets)
 	fhint_put_be32(value, sets > 0xffffffffULL ? 0xffffffffu :
 						      (uint32_t)sets);
 	value[4] = 0x01;
-	put_param(o, code, EMU_LOG_FL_BINARY_LIST, value);
+	put_param(o, code, FHINT_LOG_FL_BINARY_LIST, value);
 }
 
 static void lbp_params(struct emu_dev *dev, struct log_out *o)
@@ -673,8 +673,8 @@ static void lbp_params(struct emu_dev *dev, struct log_out *o)
 	used = st.mapped_blocks < dev->nblocks ? st.mapped_blocks
 					       : dev->nblocks;
 	avail = dev->nblocks - used;
-	put_lbp(o, EMU_LOG_LBP_AVAILABLE, avail >> te);
-	put_lbp(o, EMU_LOG_LBP_USED, (used + set - 1) >> te);
+	put_lbp(o, FHINT_LOG_LBP_AVAILABLE, avail >> te);
+	put_lbp(o, FHINT_LOG_LBP_USED, (used + set - 1) >> te);
 }
 
 static void stats_params(struct emu_dev *dev, bool defaults,
@@ -689,33 +689,37 @@ static void stats_params(struct emu_dev *dev, bool defaults,
 		current_stats(dev, &st);
 	if (groups > 63)
 		groups = 63;
-	put_counter(o, EMU_LOG_STAT_HOST_WRITE_BLOCKS, st.host_write_blocks,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, EMU_LOG_STAT_UNMAPPED_BLOCKS, st.unmapped_blocks,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, EMU_LOG_STAT_MAPPED_BLOCKS, st.mapped_blocks,
-		    EMU_LOG_FL_BINARY_LIST);
-	put_counter(o, EMU_LOG_STAT_MEDIA_WRITE_BYTES, st.media_write_bytes,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, EMU_LOG_STAT_WA_X1000, x1000(st.write_amplification),
-		    EMU_LOG_FL_BINARY_LIST);
-	put_counter(o, EMU_LOG_STAT_GC_PAGES, st.gc_pages,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, EMU_LOG_STAT_ERASES, st.erases,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, EMU_LOG_STAT_BAND_REWRITES, st.band_rewrites,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, EMU_LOG_STAT_COMMANDS, st.commands,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, EMU_LOG_STAT_CHECK_CONDITIONS, st.check_conditions,
-		    EMU_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_HOST_WRITE_BLOCKS,
+		    st.host_write_blocks,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_UNMAPPED_BLOCKS, st.unmapped_blocks,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_MAPPED_BLOCKS, st.mapped_blocks,
+		    FHINT_LOG_FL_BINARY_LIST);
+	put_counter(o, FHINT_EMU_LOG_STAT_MEDIA_WRITE_BYTES,
+		    st.media_write_bytes,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_WA_X1000,
+		    x1000(st.write_amplification),
+		    FHINT_LOG_FL_BINARY_LIST);
+	put_counter(o, FHINT_EMU_LOG_STAT_GC_PAGES, st.gc_pages,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_ERASES, st.erases,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_BAND_REWRITES, st.band_rewrites,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_COMMANDS, st.commands,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
+	put_counter(o, FHINT_EMU_LOG_STAT_CHECK_CONDITIONS, st.check_conditions,
+		    FHINT_LOG_FL_BOUNDED_COUNTER);
 	for (g = 0; g <= groups; g++)
-		put_counter(o, (uint16_t)(EMU_LOG_STAT_GROUP_BLOCKS + g),
+		put_counter(o, (uint16_t)(FHINT_EMU_LOG_STAT_GROUP_BLOCKS + g),
 			    st.group_write_blocks[g],
-			    EMU_LOG_FL_BOUNDED_COUNTER);
+			    FHINT_LOG_FL_BOUNDED_COUNTER);
 	for (g = 0; g <= groups; g++)
-		put_counter(o, (uint16_t)(EMU_LOG_STAT_GROUP_WA_X1000 + g),
-			    x1000(st.group_wa[g]), EMU_LOG_FL_BINARY_LIST);
+		put_counter(o,
+			    (uint16_t)(FHINT_EMU_LOG_STAT_GROUP_WA_X1000 + g),
+			    x1000(st.group_wa[g]), FHINT_LOG_FL_BINARY_LIST);
 }
 
 static bool log_page_known(uint8_t page)
@@ -731,15 +735,15 @@ static bool log_page_known(uint8_t page)
 static int log_sense(struct emu_req *req)
 {
 	struct emu_dev *dev = req->dev;
-	struct emu_log_sense_cdb ls;
-	struct emu_log_page_hdr h;
+	struct fhint_log_sense_cdb ls;
+	struct fhint_log_page_hdr h;
 	struct log_out o;
 	uint8_t buf[LOG_BUF];
 	size_t i;
 	int ret;
 
-	ret = emu_log_sense_cdb_decode(req->cmd->cdb, req->cmd->cdb_len, &ls,
-				       &req->chk);
+	ret = fhint_log_sense_cdb_decode(req->cmd->cdb, req->cmd->cdb_len, &ls,
+					 &req->chk);
 	if (ret < 0)
 		return ret;
 	if (ls.ppc)		/* obsolete in SPC-5; fhint never had it */
@@ -747,8 +751,8 @@ static int log_sense(struct emu_req *req)
 	if (ls.sp)		/* SPC-5 6.10: log parameters are not saved */
 		return fhint_check_cdb(&req->chk, 1, 0);
 	/* no threshold values: only the cumulative ones (PC 01b, 11b) */
-	if (ls.pc == EMU_LOG_PC_THRESHOLD ||
-	    ls.pc == EMU_LOG_PC_DEFAULT_THRESHOLD)
+	if (ls.pc == FHINT_LOG_PC_THRESHOLD ||
+	    ls.pc == FHINT_LOG_PC_DEFAULT_THRESHOLD)
 		return fhint_check_cdb(&req->chk, 2, 7);
 	if (!log_page_known(ls.page_code))
 		return fhint_check_cdb(&req->chk, 2, 5);
@@ -758,7 +762,7 @@ static int log_sense(struct emu_req *req)
 	memset(&o, 0, sizeof(o));
 	o.buf = buf;
 	o.size = sizeof(buf);
-	o.len = EMU_LOG_PAGE_HDR_LEN;
+	o.len = FHINT_LOG_PAGE_HDR_LEN;
 	o.param_ptr = ls.param_ptr;
 	memset(&h, 0, sizeof(h));
 	h.ds = true;		/* log parameters are never saved */
@@ -790,15 +794,15 @@ static int log_sense(struct emu_req *req)
 			lbp_params(dev, &o);
 		else
 			stats_params(dev,
-				ls.pc == EMU_LOG_PC_DEFAULT_CUMULATIVE, &o);
+				ls.pc == FHINT_LOG_PC_DEFAULT_CUMULATIVE, &o);
 		if (o.err)
 			return internal_error(req);
 		/* SPC-5 6.10: a pointer past the last parameter code */
 		if (ls.param_ptr > o.max_code)
 			return fhint_check_cdb(&req->chk, 5, -1);
 	}
-	h.page_length = (uint16_t)(o.len - EMU_LOG_PAGE_HDR_LEN);
-	if (emu_log_page_hdr_encode(&h, buf, sizeof(buf)) < 0)
+	h.page_length = (uint16_t)(o.len - FHINT_LOG_PAGE_HDR_LEN);
+	if (fhint_log_page_hdr_encode(&h, buf, sizeof(buf)) < 0)
 		return internal_error(req);
 	return emu_din(req, buf, min_sz(o.len, ls.alloc_len));
 }

@@ -56,21 +56,12 @@ static size_t rw_cdb_len(const uint8_t *cdb)
 	}
 }
 
-static int highbit(uint8_t v)
-{
-	int b = 7;
-
-	while (b > 0 && !(v & (1u << b)))
-		b--;
-	return b;
-}
-
 /* 24/00 at the highest set bit of @mask in CDB byte @byte. */
 static int cdb_rsvd(struct emu_req *req, uint16_t byte, uint8_t mask)
 {
 	uint8_t v = req->cmd->cdb[byte] & mask;
 
-	return v ? fhint_check_cdb(&req->chk, byte, highbit(v)) : 0;
+	return v ? fhint_check_cdb(&req->chk, byte, fhint_check_top_bit(v)) : 0;
 }
 
 int emu_rw_check_control(struct emu_req *req)
@@ -79,10 +70,11 @@ int emu_rw_check_control(struct emu_req *req)
 	uint16_t byte = cdb[0] == FHINT_OP_VARIABLE_LENGTH ? 1 :
 			(uint16_t)(rw_cdb_len(cdb) - 1);
 	uint8_t v = cdb[byte];
+	uint8_t rsvd = v & EMU_RW_CONTROL_RSVD;
 
-	if (v & EMU_RW_CONTROL_RSVD)
+	if (rsvd)
 		return fhint_check_cdb(&req->chk, byte,
-				       highbit(v & EMU_RW_CONTROL_RSVD));
+				       fhint_check_top_bit(rsvd));
 	if (v & EMU_RW_CONTROL_NACA)
 		return fhint_check_cdb(&req->chk, byte, 2);
 	return 0;
