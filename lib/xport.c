@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fhint/check.h"
+#include "fhint/nvme_proto.h"
 #include "fhint/sense.h"
 #include "fhint/xport.h"
 #include "xport_priv.h"
@@ -137,17 +138,64 @@ int fhint_dev_cmd(struct fhint_dev *dev, const uint8_t *cdb, uint8_t cdb_len,
 
 /* ---- NVMe ---- */
 
+/* Base 2.0 "Opcodes": data from the host (bits 1:0 01b); Write Zeroes
+ * writes without data. */
+static bool nvme_io_writes(uint8_t opc)
+{
+	return (opc & FHINT_NVME_OPC_XFER_MASK) == FHINT_NVME_OPC_XFER_TO_DEV ||
+	       opc == FHINT_NVME_CMD_WRITE_ZEROES;
+}
+
+/*
+ * What fhint passes through to an NVMe device (fhint/xport.h), the same
+ * for every NVMe transport: any I/O command, except those that write on
+ * a read-only device; of the admin commands only those that read
+ * (Identify, Get Log Page, Get Features, Directive Receive) and Directive
+ * Send on a writable device.
+ */
+static int nvme_allowed(const struct nvme_passthru_cmd *cmd, bool admin,
+			bool rdonly)
+{
+	if (!admin)
+		return rdonly && nvme_io_writes(cmd->opcode) ? -EROFS : 0;
+	switch (cmd->opcode) {
+	case FHINT_NVME_ADMIN_IDENTIFY:
+	case FHINT_NVME_ADMIN_GET_LOG_PAGE:
+	case FHINT_NVME_ADMIN_GET_FEATURES:
+	case FHINT_NVME_ADMIN_DIRECTIVE_RECV:
+		return 0;
+	case FHINT_NVME_ADMIN_DIRECTIVE_SEND:
+		return rdonly ? -EROFS : 0;
+	default:
+		return -ENOTSUP;
+	}
+}
+
 static int nvme_send(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
 		     void *data, uint32_t *result, bool admin)
 {
+	int ret;
+
 	if (!dev || !cmd || (cmd->data_len && !data))
 		return -EINVAL;
 	memset(&dev->nvme_status, 0, sizeof(dev->nvme_status));
 	if (!dev->ops->nvme)
 		return -ENOTSUP;
+	ret = nvme_allowed(cmd, admin, dev->rdonly);
+	if (ret)
+		return ret;
+	if (!admin && !cmd->nsid)
+		cmd->nsid = dev->ops->nsid(dev);
 	if (!cmd->timeout_ms)
 		cmd->timeout_ms = dev->opts.timeout_ms;
-	return dev->ops->nvme(dev, cmd, data, result, admin);
+	cmd->addr = (uint64_t)(uintptr_t)data;
+	ret = dev->ops->nvme(dev, cmd, data, result, admin);
+	if (ret > 0) {
+		dev->nvme_status.sct_sc = ret & FHINT_NVME_STATUS_SCT_SC_MASK;
+		dev->nvme_status.dnr = ret & FHINT_NVME_STATUS_DNR;
+		return -EIO;
+	}
+	return ret;
 }
 
 int fhint_dev_nvme(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,

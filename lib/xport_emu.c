@@ -2,7 +2,7 @@
 /*
  * The emu: transport: the emulated LUN (fhint/emu.h) in-process.  The
  * target string after "emu:" is the emulator's configuration string.
- * With protocol=nvme the device is an NVMe namespace (emu_nvme.h): the
+ * With protocol=nvme the device is an NVMe namespace (fhint/emu.h): the
  * transport is then "nvme" like /dev/nvmeXnY (NVMe commands, SCSI is
  * -ENOTSUP), and fhint_dev_emu() still reaches the emulator.
  */
@@ -10,15 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emu_nvme.h"
 #include "fhint/emu.h"
-#include "fhint/nvme_cmd.h"
 #include "xport_priv.h"
 
 struct emu_xdev {
 	struct fhint_dev dev;
 	struct fhint_emu *emu;
-	bool rdonly;
 };
 
 static const struct fhint_xport_ops emu_nvme_ops;
@@ -41,9 +38,9 @@ static int emu_open(const char *target, unsigned int flags,
 		free(x);
 		return ret;
 	}
-	x->dev.ops = emu_nvme_enabled(x->emu) ? &emu_nvme_ops :
-						&fhint_xport_emu;
-	x->rdonly = flags & FHINT_DEV_RDONLY;
+	x->dev.ops = fhint_emu_is_nvme(x->emu) ? &emu_nvme_ops :
+						 &fhint_xport_emu;
+	x->dev.rdonly = flags & FHINT_DEV_RDONLY;
 	*out = &x->dev;
 	return 0;
 }
@@ -95,55 +92,20 @@ static int emu_nvme_scsi(struct fhint_dev *dev, struct fhint_scsi_io *io)
 	return -ENOTSUP;
 }
 
-/* The same admin commands and read-only rule as lib/xport_nvme.c. */
-static int emu_nvme_allowed(const struct nvme_passthru_cmd *cmd, bool admin,
-			    bool rdonly)
-{
-	uint8_t opc = cmd->opcode;
-
-	if (!admin)
-		return rdonly && ((opc & 3) == 1 ||
-				  opc == FHINT_NVME_CMD_WRITE_ZEROES) ?
-		       -EROFS : 0;
-	switch (opc) {
-	case FHINT_NVME_ADMIN_IDENTIFY:
-	case FHINT_NVME_ADMIN_GET_LOG_PAGE:
-	case FHINT_NVME_ADMIN_GET_FEATURES:
-	case FHINT_NVME_ADMIN_DIRECTIVE_RECV:
-		return 0;
-	case FHINT_NVME_ADMIN_DIRECTIVE_SEND:
-		return rdonly ? -EROFS : 0;
-	default:
-		return -ENOTSUP;
-	}
-}
-
 static int emu_nvme_cmd(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
 			void *data, uint32_t *result, bool admin)
 {
 	struct emu_xdev *x = (struct emu_xdev *)dev;
 	uint16_t status = 0;
-	int ret = emu_nvme_allowed(cmd, admin, x->rdonly);
+	int ret;
 
-	if (ret)
-		return ret;
-	if (!admin && !cmd->nsid)
-		cmd->nsid = EMU_NVME_NSID;
-	cmd->addr = (uint64_t)(uintptr_t)data;
-	ret = emu_nvme_exec(x->emu, cmd, data, admin, result, &status);
-	if (ret)
-		return ret;
-	if (status) {
-		dev->nvme_status.sct_sc = status & 0x7ff;
-		dev->nvme_status.dnr = status & FHINT_NVME_STATUS_DNR;
-		return -EIO;
-	}
-	return 0;
+	ret = fhint_emu_nvme_exec(x->emu, cmd, data, admin, result, &status);
+	return ret ? ret : status;
 }
 
 static uint32_t emu_nvme_nsid(const struct fhint_dev *dev)
 {
-	return EMU_NVME_NSID;
+	return FHINT_EMU_NVME_NSID;
 }
 
 static const struct fhint_xport_ops emu_nvme_ops = {

@@ -20,13 +20,10 @@
 #include "fhint/nvme_cmd.h"
 #include "xport_priv.h"
 
-#define FHINT_NVME_ADMIN_GET_FEATURES	0x0a
-
 struct nvme_xdev {
 	struct fhint_dev dev;
 	int      fd;
 	bool     own_fd;
-	bool     rdonly;
 	uint32_t nsid;
 };
 
@@ -73,7 +70,7 @@ static int nvme_new(int fd, bool own_fd, uint32_t nsid, unsigned int flags,
 	x->fd = fd;
 	x->own_fd = own_fd;
 	x->nsid = nsid;
-	x->rdonly = flags & FHINT_DEV_RDONLY;
+	x->dev.rdonly = flags & FHINT_DEV_RDONLY;
 	*out = &x->dev;
 	return 0;
 }
@@ -163,57 +160,18 @@ static int nvme_scsi(struct fhint_dev *dev, struct fhint_scsi_io *io)
 	return -ENOTSUP;	/* no SCSI translation */
 }
 
-/* Base 2.0 "Opcodes": bits 1:0 01b = data from the host; Write Zeroes
- * writes without data. */
-static bool io_writes(uint8_t opc)
-{
-	return (opc & 3) == 1 || opc == FHINT_NVME_CMD_WRITE_ZEROES;
-}
-
-static int admin_allowed(uint8_t opc, bool rdonly)
-{
-	switch (opc) {
-	case FHINT_NVME_ADMIN_IDENTIFY:
-	case FHINT_NVME_ADMIN_GET_LOG_PAGE:
-	case FHINT_NVME_ADMIN_GET_FEATURES:
-	case FHINT_NVME_ADMIN_DIRECTIVE_RECV:
-		return 0;
-	case FHINT_NVME_ADMIN_DIRECTIVE_SEND:
-		return rdonly ? -EROFS : 0;
-	default:
-		return -ENOTSUP;
-	}
-}
-
 static int nvme_cmd(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
 		    void *data, uint32_t *result, bool admin)
 {
 	struct nvme_xdev *x = (struct nvme_xdev *)dev;
 	int ret;
 
-	if (admin) {
-		ret = admin_allowed(cmd->opcode, x->rdonly);
-		if (ret)
-			return ret;
-	} else {
-		if (x->rdonly && io_writes(cmd->opcode))
-			return -EROFS;
-		if (!cmd->nsid)
-			cmd->nsid = x->nsid;
-	}
-	cmd->addr = (uint64_t)(uintptr_t)data;
 	errno = 0;
 	ret = admin ? nvme_submit_admin_passthru(x->fd, cmd, result)
 		    : nvme_submit_io_passthru(x->fd, cmd, result);
 	if (ret < 0)
 		return errno ? -errno : -EIO;
-	if (ret > 0) {
-		/* libnvme: the CQE Status Field (without the phase tag) */
-		dev->nvme_status.sct_sc = (uint16_t)(ret & 0x7ff);
-		dev->nvme_status.dnr = ret & FHINT_NVME_STATUS_DNR;
-		return -EIO;
-	}
-	return 0;
+	return ret;	/* libnvme: the CQE Status Field, without the phase */
 }
 
 static uint32_t nvme_nsid(const struct fhint_dev *dev)

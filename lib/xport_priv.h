@@ -13,7 +13,10 @@ struct fhint_xport_ops {
 	void (*close)(struct fhint_dev *dev);
 	int  (*scsi)(struct fhint_dev *dev, struct fhint_scsi_io *io);
 	struct fhint_emu *(*emu)(struct fhint_dev *dev);
-	/* NVMe transports only (NULL elsewhere) */
+	/* NVMe transports only (NULL elsewhere).  fhint_dev_nvme() has
+	 * applied the passthrough policy and filled addr and nsid.  Returns
+	 * 0, the completion Status Field (> 0) of a command the controller
+	 * refused, or the submission's negative errno. */
 	int  (*nvme)(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
 		     void *data, uint32_t *result, bool admin);
 	uint32_t (*nsid)(const struct fhint_dev *dev);
@@ -23,6 +26,7 @@ struct fhint_xport_ops {
 struct fhint_dev {
 	const struct fhint_xport_ops *ops;
 	struct fhint_dev_opts opts;
+	bool rdonly;				/* opened FHINT_DEV_RDONLY */
 	struct fhint_nvme_status nvme_status;	/* of the last NVMe command */
 };
 

@@ -1,175 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* fhint-probe's NVMe part, see nvme_probe.h. */
+/* How fhint-probe reports an NVMe namespace, see nvme_probe.h. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "fhint/device_limits.h"
-#include "fhint/nvme_cmd.h"
 #include "fhint/range_plan.h"
 #include "nvme_probe.h"
-
-/* Identify Controller: SN bytes 23:04, MN 63:24, FR 71:64 (Base 2.0
- * Identify Controller data structure), ASCII padded with spaces. */
-#define IDC_SN		4
-#define IDC_MN		24
-#define IDC_FR		64
-
-static void ascii(const uint8_t *src, size_t n, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		out[i] = !src[i] ? ' ' :	/* NUL padding seen in the field */
-			 src[i] >= 0x20 && src[i] < 0x7f ? (char)src[i] : '?';
-	out[n] = '\0';
-	while (n && out[n - 1] == ' ')
-		out[--n] = '\0';
-}
-
-/* Identify (Base 2.0 5.17): CDW10 CNS (7:0), CDW11 CSI (31:24). */
-static int identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
-		    uint8_t csi, uint8_t *buf, struct fhint_nvme_status *st)
-{
-	struct nvme_passthru_cmd cmd;
-	int ret;
-
-	memset(&cmd, 0, sizeof(cmd));
-	memset(buf, 0, FHINT_NVME_IDENTIFY_LEN);
-	cmd.opcode = FHINT_NVME_ADMIN_IDENTIFY;
-	cmd.nsid = nsid;
-	cmd.addr = (uint64_t)(uintptr_t)buf;
-	cmd.data_len = FHINT_NVME_IDENTIFY_LEN;
-	cmd.cdw10 = cns;
-	cmd.cdw11 = (uint32_t)csi << 24;
-	ret = fhint_dev_nvme_admin(dev, &cmd, buf, NULL);
-	if (ret == -EIO && st)
-		fhint_dev_nvme_status(dev, st);
-	return ret;
-}
-
-/* Get Log Page (Base 2.0 5.16): CDW10 LID (7:0), NUMDL (31:16); CDW11
- * NUMDU (15:0), LSI (31:16); CDW12/13 offset; dwords are 0's based. */
-static int get_log(struct fhint_dev *dev, uint8_t lid, uint16_t lsi,
-		   uint8_t *buf, uint32_t len)
-{
-	struct nvme_passthru_cmd cmd;
-	uint32_t numd = len / 4 - 1;
-
-	memset(&cmd, 0, sizeof(cmd));
-	memset(buf, 0, len);
-	cmd.opcode = FHINT_NVME_ADMIN_GET_LOG_PAGE;
-	cmd.nsid = 0xffffffffu;
-	cmd.addr = (uint64_t)(uintptr_t)buf;
-	cmd.data_len = len;
-	cmd.cdw10 = lid | (numd & 0xffff) << 16;
-	cmd.cdw11 = (numd >> 16) | (uint32_t)lsi << 16;
-	return fhint_dev_nvme_admin(dev, &cmd, buf, NULL);
-}
-
-static void read_fdp(struct fhint_dev *dev, struct nvme_probe *p)
-{
-	struct fhint_nvme_fdp_log_hdr h;
-	uint32_t size;
-	uint8_t *buf;
-	unsigned int i;
-
-	p->fdp_tried = true;
-	buf = malloc(4096);
-	if (!buf)
-		return;
-	if (get_log(dev, FHINT_NVME_LOG_FDP_CONFIGS, p->nv.endgid, buf, 4096) ||
-	    fhint_nvme_fdp_log_hdr_decode(buf, 4096, &h) < 0)
-		goto out;
-	size = h.size;
-	if (size > 4096) {
-		uint8_t *big;
-
-		if (size > (1u << 20))
-			goto out;
-		size = (size + 3) & ~3u;
-		big = realloc(buf, size);
-		if (!big)
-			goto out;
-		buf = big;
-		if (get_log(dev, FHINT_NVME_LOG_FDP_CONFIGS, p->nv.endgid, buf,
-			    size))
-			goto out;
-	} else {
-		size = 4096;
-	}
-	p->have_fdp = true;
-	p->fdp_ncfg = h.ncfg;
-	p->fdp_version = h.version;
-	for (i = 0; i < h.ncfg && i < NVME_PROBE_MAX_FDP_CFG; i++) {
-		struct nvme_probe_fdp_cfg *c = &p->fdp[i];
-		unsigned int r;
-
-		if (fhint_nvme_fdp_config_decode(buf, size, i, &c->cfg) < 0)
-			break;
-		c->nruht = c->cfg.nruh < NVME_PROBE_MAX_RUH ? c->cfg.nruh :
-							      NVME_PROBE_MAX_RUH;
-		for (r = 0; r < c->nruht; r++)
-			c->ruht[r] = fhint_nvme_fdp_ruht(&c->cfg, r);
-		c->cfg.ruhd = NULL;
-		p->fdp_ncopied++;
-	}
-out:
-	free(buf);
-}
-
-int nvme_probe_read(struct fhint_dev *dev, struct nvme_probe *p,
-		    struct fhint_nvme_status *st)
-{
-	uint8_t *buf;
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	p->method = -ENOTSUP;
-	p->nsid = fhint_dev_nvme_nsid(dev);
-	if (!p->nsid)
-		return -ENOTSUP;
-	buf = malloc(FHINT_NVME_IDENTIFY_LEN);
-	if (!buf)
-		return -ENOMEM;
-	ret = identify(dev, FHINT_NVME_CNS_CTRL, 0, 0, buf, st);
-	if (!ret)
-		ret = fhint_nvme_id_ctrl_decode(buf, FHINT_NVME_IDENTIFY_LEN,
-						NVME_PROBE_MPSMIN, &p->nv);
-	if (ret)
-		goto out;
-	ascii(buf + IDC_SN, 20, p->serial);
-	ascii(buf + IDC_MN, 40, p->model);
-	ascii(buf + IDC_FR, 8, p->firmware);
-	if (!identify(dev, FHINT_NVME_CNS_CSI_CTRL, 0, FHINT_NVME_CSI_NVM, buf,
-		      NULL) &&
-	    !fhint_nvme_id_ctrl_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN,
-					   NVME_PROBE_MPSMIN, &p->nv))
-		p->have_ctrl_nvm = true;
-	ret = identify(dev, FHINT_NVME_CNS_NS, p->nsid, 0, buf, st);
-	if (!ret)
-		ret = fhint_nvme_id_ns_decode(buf, FHINT_NVME_IDENTIFY_LEN,
-					      &p->nv);
-	if (ret)
-		goto out;
-	if (!identify(dev, FHINT_NVME_CNS_CSI_NS, p->nsid, FHINT_NVME_CSI_NVM,
-		      buf, NULL) &&
-	    !fhint_nvme_id_ns_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN, &p->nv))
-		p->have_ns_nvm = true;
-	p->have_limits = fhint_limits_from_nvme(&p->limits, &p->nv) == 0;
-	if (p->have_limits)
-		p->method = fhint_limits_default_method(&p->limits);
-	if (p->nv.fdp)
-		read_fdp(dev, p);
-out:
-	free(buf);
-	return ret;
-}
-
-/* ---- output ---- */
 
 static void row(const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -185,7 +22,7 @@ static void row(const char *label, const char *fmt, ...)
 	putchar('\n');
 }
 
-void nvme_probe_print(const struct nvme_probe *p, int verbose)
+void nvme_probe_print(const struct fhint_nvme_geometry *p, int verbose)
 {
 	const struct fhint_nvme_limits *n = &p->nv;
 	int i;
@@ -268,7 +105,7 @@ static void jb(struct json_object *o, const char *k, bool v)
 	json_object_object_add(o, k, json_object_new_boolean(v));
 }
 
-struct json_object *nvme_probe_json(const struct nvme_probe *p)
+struct json_object *nvme_probe_json(const struct fhint_nvme_geometry *p)
 {
 	const struct fhint_nvme_limits *n = &p->nv;
 	struct json_object *o = json_object_new_object(), *a, *f;

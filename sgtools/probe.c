@@ -38,7 +38,7 @@
 #include "fhint/scsi_write.h"
 #include "fhint/xport.h"
 #include "cli.h"
-#include "../nvme-tools/nvme_probe.h"
+#include "nvme_probe.h"
 
 #define PROG		"fhint-probe"
 #ifndef PACKAGE_VERSION
@@ -124,7 +124,7 @@ struct probe_ctx {
 	struct probe_sysfs sys;
 	struct probe_timing tm;
 	bool nvme;
-	struct nvme_probe np;
+	struct fhint_nvme_geometry np;
 	char vendor[9], product[17], revision[5];	/* trailing spaces cut */
 };
 
@@ -1425,7 +1425,7 @@ static int probe_nvme(struct probe_ctx *c)
 	if (c->o.timing)
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			       "--timing: uses SCSI WRITE(16)/READ(16), not NVMe");
-	ret = nvme_probe_read(c->dev, &c->np, &st);
+	ret = fhint_probe_nvme(c->dev, &c->np, &st);
 	if (ret == -EIO) {
 		if (fhint_nvme_status_format(&st, line, sizeof(line)) < 0)
 			snprintf(line, sizeof(line), "NVMe status %04xh",

@@ -16,7 +16,6 @@
 #include <nvme/util.h>
 
 #include "unit.h"
-#include "emu_nvme.h"
 #include "fhint/emu.h"
 #include "fhint/nvme_cmd.h"
 #include "fhint/nvme_dsm.h"
@@ -201,7 +200,7 @@ static void test_transport(void)
 	c.cdw10 = 1;
 	c.data_len = sizeof(buf);
 	CU_ASSERT_EQUAL(fhint_dev_nvme_admin(scsi, &c, buf, NULL), -ENOTSUP);
-	CU_ASSERT_FALSE(emu_nvme_enabled(fhint_dev_emu(scsi)));
+	CU_ASSERT_FALSE(fhint_emu_is_nvme(fhint_dev_emu(scsi)));
 	fhint_dev_close(scsi);
 
 	/* read-only: writing I/O refused before the device sees it */
@@ -631,8 +630,8 @@ static void test_bad_opcode(void)
 	CU_ASSERT_EQUAL(fhint_dev_nvme_admin(dev, &c, NULL, NULL), -EIO);
 	CU_ASSERT_EQUAL(nv_status(dev), NVME_SC_DNR | NVME_SC_INVALID_OPCODE);
 	c.opcode = 0x80;
-	CU_ASSERT_EQUAL(emu_nvme_exec(fhint_dev_emu(dev), &c, NULL, true, NULL,
-				      &status), 0);
+	CU_ASSERT_EQUAL(fhint_emu_nvme_exec(fhint_dev_emu(dev), &c, NULL, true,
+					    NULL, &status), 0);
 	CU_ASSERT_EQUAL(status, NVME_SC_DNR | NVME_SC_INVALID_OPCODE);
 	fhint_dev_close(dev);
 }

@@ -21,7 +21,7 @@
 #include "emu_test.h"
 #include "nvme_capture.h"
 #include "fhint/endian.h"
-#include "../nvme-tools/nvme_probe.h"
+#include "nvme_probe.h"
 
 int probe_main(int argc, char **argv);
 
@@ -706,7 +706,7 @@ static void test_nvme_identify(void)
 	struct fhint_nvme_capture cap;
 	struct fhint_nvme_status st;
 	struct fhint_dev *dev = NULL;
-	struct nvme_probe *p;
+	struct fhint_nvme_geometry *p;
 	struct json_object *j;
 	uint8_t *id;
 	char err[256] = "";
@@ -743,7 +743,7 @@ static void test_nvme_identify(void)
 	CU_ASSERT_EQUAL_FATAL(fhint_dev_open_nvme_fd(FHINT_NVME_CAPTURE_FD, 1,
 						     FHINT_DEV_RDONLY, &dev,
 						     err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(nvme_probe_read(dev, p, &st), 0);
+	CU_ASSERT_EQUAL(fhint_probe_nvme(dev, p, &st), 0);
 	/* CNS 01h, 06h, 00h, 05h; no FDP log (CTRATT FDPS clear) */
 	CU_ASSERT_EQUAL(cap.calls, 4);
 	CU_ASSERT_EQUAL(cap.cmd.opcode, 0x06);
@@ -806,7 +806,7 @@ static void test_nvme_fdp_configs(void)
 	struct fhint_nvme_capture cap;
 	struct fhint_nvme_status st;
 	struct fhint_dev *dev = NULL;
-	struct nvme_probe *p;
+	struct fhint_nvme_geometry *p;
 	struct json_object *j, *cfgs, *c0, *ruht;
 	uint8_t *b;
 	char err[256] = "";
@@ -843,7 +843,7 @@ static void test_nvme_fdp_configs(void)
 	CU_ASSERT_EQUAL_FATAL(fhint_dev_open_nvme_fd(FHINT_NVME_CAPTURE_FD, 1,
 						     FHINT_DEV_RDONLY, &dev,
 						     err, sizeof(err)), 0);
-	CU_ASSERT_EQUAL(nvme_probe_read(dev, p, &st), 0);
+	CU_ASSERT_EQUAL(fhint_probe_nvme(dev, p, &st), 0);
 	/* 4 Identify + Get Log Page: LID 20h, NUMDL 1023, LSI = ENDGID */
 	CU_ASSERT_EQUAL(cap.calls, 5);
 	CU_ASSERT_EQUAL(cap.cmd.opcode, 0x02);

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <linux/nvme_ioctl.h>
 
 #define FHINT_EMU_SENSE_MAX		252	/* SPC-5 4.4.1 */
 #define FHINT_EMU_MAX_INITIATORS	64	/* I_T nexuses with UA state */
@@ -116,6 +117,28 @@ void fhint_emu_reset_stats(struct fhint_emu *emu);
  */
 int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 		       char *err, size_t errlen);
+
+/*
+ * The NVMe personality (configuration key protocol=nvme): the same device
+ * as one NVM Command Set namespace, FHINT_EMU_NVME_NSID
+ * (spec-notes/emulator_nvme.md).  fhint_emu_is_nvme() tells whether @emu
+ * was opened so.
+ *
+ * fhint_emu_nvme_exec() executes one command as the controller would:
+ * @admin selects the Admin command set, else the NVM command set (I/O).
+ * @data is @cmd->data_len bytes: data-in for Read, Identify, Get Log Page;
+ * data-out for Write and Dataset Management (cmd->addr is not used).
+ * Returns 0 with *@status the completion Status Field (fhint/nvme_proto.h,
+ * as libnvme returns it; 0 = success) and *@result CQE DW0 (may be NULL);
+ * or a negative errno when the request itself is unusable: -EINVAL (NULL
+ * pointers, data_len without data), -ENOTSUP (not protocol=nvme).
+ */
+#define FHINT_EMU_NVME_NSID		1u
+
+bool fhint_emu_is_nvme(const struct fhint_emu *emu);
+int fhint_emu_nvme_exec(struct fhint_emu *emu,
+			const struct nvme_passthru_cmd *cmd, void *data,
+			bool admin, uint32_t *result, uint16_t *status);
 
 /* Raise a unit attention for every initiator (tests, reset handling). */
 int fhint_emu_raise_ua(struct fhint_emu *emu, uint8_t asc, uint8_t ascq);

@@ -21,22 +21,7 @@
 #include <stdint.h>
 #include <linux/nvme_ioctl.h>
 
-/* NVM CS 1.0 "Opcodes for NVM Command Set" */
-#define FHINT_NVME_CMD_FLUSH		0x00
-#define FHINT_NVME_CMD_WRITE		0x01
-#define FHINT_NVME_CMD_READ		0x02
-#define FHINT_NVME_CMD_WRITE_ZEROES	0x08
-#define FHINT_NVME_CMD_DSM		0x09
-/* I/O Management Receive/Send (TP4146, common to all I/O command sets) */
-#define FHINT_NVME_CMD_IO_MGMT_RECV	0x12
-#define FHINT_NVME_CMD_IO_MGMT_SEND	0x1d
-/* Base 2.0 "Opcodes for Admin Commands": the ones fhint uses */
-#define FHINT_NVME_ADMIN_GET_LOG_PAGE	0x02
-#define FHINT_NVME_ADMIN_IDENTIFY	0x06
-#define FHINT_NVME_ADMIN_DIRECTIVE_SEND	0x19
-#define FHINT_NVME_ADMIN_DIRECTIVE_RECV	0x1a
-
-#define FHINT_NVME_NSID_ALL		0xffffffffu	/* broadcast NSID */
+#include <fhint/nvme_proto.h>
 
 /*
  * Read/Write/Write Zeroes CDW12 (NVM CS 1.0 3.2.4, 3.2.6, 3.2.8):
@@ -76,20 +61,6 @@
 #define FHINT_NVME_DSM_SEQ_REQ		(1u << 6)
 #define FHINT_NVME_DSM_INCOMPRESSIBLE	(1u << 7)
 
-/* Directive types (Base 2.0 "Directive Types"; TP4146 adds Data Placement) */
-#define FHINT_NVME_DTYPE_IDENTIFY	0x0
-#define FHINT_NVME_DTYPE_STREAMS	0x1
-#define FHINT_NVME_DTYPE_DATA_PLACEMENT	0x2
-
-/* Status codes an emulator answers with (Base 2.0 "Generic Command
- * Status Values", SCT 0h) */
-#define FHINT_NVME_SCT_GENERIC		0x0
-#define FHINT_NVME_SC_INVALID_OPCODE	0x01
-#define FHINT_NVME_SC_INVALID_FIELD	0x02
-#define FHINT_NVME_SC_DATA_XFER_ERROR	0x04
-#define FHINT_NVME_SC_INVALID_NS	0x0b
-#define FHINT_NVME_SC_SGL_LEN_INVALID	0x0f
-
 /*
  * Why a command was refused: the completion status (SCT/SC) an NVMe
  * controller returns, plus which command dword (0..15) and bit (-1: whole
@@ -106,9 +77,8 @@ struct fhint_nvme_check {
 int fhint_nvme_check_set(struct fhint_nvme_check *chk, uint8_t sc,
 			 unsigned int cdw, int bit, int err);
 
-/* The completion queue entry Status Field (CQE DW3 bits 31:17, shifted
- * down by 17, Base 2.0 "Status Field"): 7:0 SC, 10:8 SCT, 14 DNR. */
-#define FHINT_NVME_STATUS_DNR		(1u << 14)
+/* The completion queue entry Status Field as struct fhint_nvme_check
+ * carries it (fhint/nvme_proto.h: SC 7:0, SCT 10:8, DNR 14). */
 static inline uint16_t
 fhint_nvme_check_status(const struct fhint_nvme_check *chk, bool dnr)
 {

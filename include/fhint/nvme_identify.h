@@ -28,20 +28,35 @@
 /* CNS values (Base 2.0 Identify command, CDW10 CNS) */
 #define FHINT_NVME_CNS_NS		0x00
 #define FHINT_NVME_CNS_CTRL		0x01
+#define FHINT_NVME_CNS_NS_ACTIVE_LIST	0x02
 #define FHINT_NVME_CNS_CSI_NS		0x05
 #define FHINT_NVME_CNS_CSI_CTRL		0x06
 #define FHINT_NVME_CSI_NVM		0x00
 
-/* Identify Controller byte offsets */
+/* Identify Controller byte offsets (Base 2.0 "Identify Controller data
+ * structure"); SN, MN, FR and SUBNQN are ASCII, padded with spaces
+ * (SUBNQN with NULs) */
+#define FHINT_NVME_IDC_SN		4	/* 23:04 */
+#define FHINT_NVME_IDC_SN_LEN		20
+#define FHINT_NVME_IDC_MN		24	/* 63:24 */
+#define FHINT_NVME_IDC_MN_LEN		40
+#define FHINT_NVME_IDC_FR		64	/* 71:64 */
+#define FHINT_NVME_IDC_FR_LEN		8
 #define FHINT_NVME_IDC_MDTS		77
+#define FHINT_NVME_IDC_CNTLID		78	/* 79:78 */
 #define FHINT_NVME_IDC_VER		80
 #define FHINT_NVME_IDC_CTRATT		96
+#define FHINT_NVME_IDC_CNTRLTYPE	111	/* 1: I/O controller */
 #define FHINT_NVME_IDC_OACS		256
 #define FHINT_NVME_IDC_NSETIDMAX	338
 #define FHINT_NVME_IDC_ENDGIDMAX	340
+#define FHINT_NVME_IDC_SQES		512
+#define FHINT_NVME_IDC_CQES		513
 #define FHINT_NVME_IDC_NN		516
 #define FHINT_NVME_IDC_ONCS		520
 #define FHINT_NVME_IDC_VWC		525
+#define FHINT_NVME_IDC_SUBNQN		768	/* 1023:768 */
+#define FHINT_NVME_IDC_SUBNQN_LEN	256
 
 /* OACS, ONCS, CTRATT, VWC bits */
 #define FHINT_NVME_OACS_DIRECTIVES	(1u << 5)

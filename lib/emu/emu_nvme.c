@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lib/emu/emu_nvme.c - the NVMe personality of the emulated device
- * (protocol=nvme), see emu_nvme.h and spec-notes/emulator_nvme.md.
+ * (configuration key protocol=nvme, fhint_emu_nvme_exec() in fhint/emu.h):
+ * one NVM Command Set namespace (NSID 1) on the same device core, media and
+ * FTL as the SCSI LUN, answering the commands fhint sends to NVMe devices;
+ * spec-notes/emulator_nvme.md has the fields, limits and behaviour.
+ *
+ *   I/O:   Flush, Write, Read, Write Zeroes (DEAC), Dataset Management (AD)
+ *   Admin: Identify (CNS 00h, 01h, 02h, 05h, 06h), Get Log Page (01h, 02h),
+ *          Get Features (Volatile Write Cache)
  *
  * The namespace is the device core's medium: Read and Write go through
  * emu_media_read/write, Dataset Management with AD and Write Zeroes with
@@ -15,9 +22,9 @@
 #include <string.h>
 
 #include "emu_identify.h"
-#include "emu_nvme.h"
 #include "emu_priv.h"
 #include "emu_rw.h"
+#include "fhint/emu.h"
 #include "fhint/endian.h"
 #include "fhint/nvme_cmd.h"
 #include "fhint/nvme_dsm.h"
@@ -25,6 +32,9 @@
 
 /* MPSMIN the personality reports through MDTS and WZSL: 4 KiB */
 #define EMU_NVME_MPS		4096u
+
+/* NVMe 2.0.0 in the VER layout (MJR 31:16, MNR 15:8, TER 7:0) */
+#define EMU_NVME_VER		0x00020000u
 
 /* Composite Temperature of the SMART log: 40 degrees C in kelvins */
 #define EMU_NVME_TEMP_K		313u
@@ -74,9 +84,9 @@ static int cpl_media(struct nvme_cpl *c, const struct fhint_check *chk,
 		       FHINT_NVME_SC_INTERNAL_ERROR, false);
 }
 
-bool emu_nvme_enabled(struct fhint_emu *emu)
+bool fhint_emu_is_nvme(const struct fhint_emu *emu)
 {
-	return emu && ((struct emu_dev *)emu)->cfg.nvme;
+	return emu && ((const struct emu_dev *)emu)->cfg.nvme;
 }
 
 /* ---- what the namespace advertises ---- */
@@ -211,16 +221,17 @@ static int identify_ctrl(struct emu_dev *dev, uint8_t *buf)
 	if (ret < 0)
 		return ret;
 	/* SN: the last 20 characters of the serial, like IDENTIFY DEVICE */
-	put_ascii(buf + EMU_NVME_IDC_SN, 20, snl > 20 ? sn + snl - 20 : sn);
+	put_ascii(buf + FHINT_NVME_IDC_SN, FHINT_NVME_IDC_SN_LEN,
+		  snl > 20 ? sn + snl - 20 : sn);
 	snprintf(mn, sizeof(mn), "%s %s", dev->cfg.vendor, dev->cfg.product);
-	put_ascii(buf + EMU_NVME_IDC_MN, 40, mn);
-	put_ascii(buf + EMU_NVME_IDC_FR, 8, EMU_REVISION);
-	fhint_put_le16(buf + EMU_NVME_IDC_CNTLID, 1);
-	buf[EMU_NVME_IDC_CNTRLTYPE] = 1;
-	buf[EMU_NVME_IDC_SQES] = 0x66;	/* 64-byte entries */
-	buf[EMU_NVME_IDC_CQES] = 0x44;	/* 16-byte entries */
+	put_ascii(buf + FHINT_NVME_IDC_MN, 40, mn);
+	put_ascii(buf + FHINT_NVME_IDC_FR, 8, EMU_REVISION);
+	fhint_put_le16(buf + FHINT_NVME_IDC_CNTLID, 1);
+	buf[FHINT_NVME_IDC_CNTRLTYPE] = 1;
+	buf[FHINT_NVME_IDC_SQES] = 0x66;	/* 64-byte entries */
+	buf[FHINT_NVME_IDC_CQES] = 0x44;	/* 16-byte entries */
 	snprintf(nqn, sizeof(nqn), "nqn.2026-12.org.fhint:emu:%s", sn);
-	memcpy(buf + EMU_NVME_IDC_SUBNQN, nqn, strlen(nqn));
+	memcpy(buf + FHINT_NVME_IDC_SUBNQN, nqn, strlen(nqn));
 	return 0;
 }
 
@@ -237,7 +248,7 @@ static int identify(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 	switch (cns) {
 	case FHINT_NVME_CNS_NS:
 	case FHINT_NVME_CNS_CSI_NS:
-		if (cmd->nsid != EMU_NVME_NSID)
+		if (cmd->nsid != FHINT_EMU_NVME_NSID)
 			return cpl_generic(c, FHINT_NVME_SC_INVALID_NS);
 		if (cns == FHINT_NVME_CNS_CSI_NS && csi != FHINT_NVME_CSI_NVM)
 			return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
@@ -260,8 +271,8 @@ static int identify(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 		memset(buf, 0, sizeof(buf));
 		if (cmd->nsid >= 0xfffffffeu)
 			return cpl_generic(c, FHINT_NVME_SC_INVALID_NS);
-		if (cmd->nsid < EMU_NVME_NSID)
-			fhint_put_le32(buf, EMU_NVME_NSID);
+		if (cmd->nsid < FHINT_EMU_NVME_NSID)
+			fhint_put_le32(buf, FHINT_EMU_NVME_NSID);
 		ret = 0;
 		break;
 	default:
@@ -298,7 +309,7 @@ static int get_log_page(struct emu_dev *dev,
 	uint32_t numd = (cmd->cdw10 >> 16) | (cmd->cdw11 & 0xffff) << 16;
 	uint64_t len = ((uint64_t)numd + 1) * 4;
 	uint64_t off = (uint64_t)cmd->cdw13 << 32 | cmd->cdw12;
-	uint8_t page[EMU_NVME_SMART_LEN];
+	uint8_t page[FHINT_NVME_LOG_SMART_LEN];
 	struct fhint_emu_stats st;
 	size_t plen;
 
@@ -306,10 +317,10 @@ static int get_log_page(struct emu_dev *dev,
 	switch (lid) {
 	case FHINT_NVME_LOG_ERROR:
 		/* no errors logged: one zeroed entry */
-		plen = EMU_NVME_ERROR_ENTRY_LEN;
+		plen = FHINT_NVME_LOG_ERROR_ENTRY_LEN;
 		break;
 	case FHINT_NVME_LOG_SMART:
-		plen = EMU_NVME_SMART_LEN;
+		plen = FHINT_NVME_LOG_SMART_LEN;
 		memset(&st, 0, sizeof(st));
 		emu_media_stats(dev, &st);
 		fhint_put_le16(page + 1, EMU_NVME_TEMP_K);
@@ -383,7 +394,7 @@ static int rw_common(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 
 	if (fhint_nvme_rw_decode(cmd, rw, &nchk))
 		return cpl_check(c, &nchk);
-	if (rw->nsid != EMU_NVME_NSID)
+	if (rw->nsid != FHINT_EMU_NVME_NSID)
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_NS);
 	if (rw->prinfo || rw->stc || rw->dtype)
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
@@ -474,7 +485,7 @@ static int io_dsm(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 
 	if (fhint_nvme_dsm_decode(cmd, &d, &nchk))
 		return cpl_check(c, &nchk);
-	if (d.nsid != EMU_NVME_NSID)
+	if (d.nsid != FHINT_EMU_NVME_NSID)
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_NS);
 	if (d.nr > dmrl(dev))
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
@@ -520,7 +531,7 @@ static int io_flush(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 
 	if (fhint_nvme_flush_decode(cmd, &nsid, &nchk))
 		return cpl_check(c, &nchk);
-	if (nsid != EMU_NVME_NSID && nsid != FHINT_NVME_NSID_ALL)
+	if (nsid != FHINT_EMU_NVME_NSID && nsid != FHINT_NVME_NSID_ALL)
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_NS);
 	fhint_check_clear(&chk);
 	if (emu_media_sync(dev, &chk))
@@ -546,9 +557,9 @@ static int io(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 	}
 }
 
-int emu_nvme_exec(struct fhint_emu *emu, const struct nvme_passthru_cmd *cmd,
-		  void *data, bool is_admin, uint32_t *result,
-		  uint16_t *status)
+int fhint_emu_nvme_exec(struct fhint_emu *emu,
+			const struct nvme_passthru_cmd *cmd, void *data,
+			bool is_admin, uint32_t *result, uint16_t *status)
 {
 	struct emu_dev *dev = (struct emu_dev *)emu;
 	struct nvme_cpl c = { 0 };
