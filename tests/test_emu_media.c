@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The emulator's medium (lib/emu/emu_media.c, emu_store.c): write /
+ * The emulator's medium (lib/emu/emu_media*.c, emu_store.c): write /
  * read / unmap round trips, zeros for deallocated blocks (SBC-4 4.7.4.5,
  * LBPRZ = 1), partial mapping units, GET LBA STATUS runs (SBC-4 5.21.2),
  * the thin provisioning soft threshold (SBC-4 4.7.3.8), the shingled
@@ -24,6 +24,7 @@
 #include "emu_priv.h"
 #include "emu_journal.h"
 #include "emu_media.h"
+#include "emu_media_priv.h"
 #include "emu_smr.h"
 #include "emu_store.h"
 #include "fhint/ata_dsm.h"
@@ -295,10 +296,13 @@ static void test_write_same_and_anchor(void)
 	fhint_emu_close(emu);
 }
 
+/* The UA the device made of what the medium reported (emu_dev.c does it
+ * at every command). */
 static enum fhint_ua ua_pop(struct emu_dev *dev, unsigned int i)
 {
 	struct fhint_sense s;
 
+	emu_dev_media_events(dev);
 	return fhint_ua_queue_pop(&dev->ua[i], &s);
 }
 
@@ -334,7 +338,10 @@ static void test_thin_runs_and_threshold(void)
 	CU_ASSERT_EQUAL(ua_pop(dev, 0), FHINT_UA_NONE);
 	/* 1001 + 23 = 1024 blocks = 50%: 38/07 once for each initiator */
 	CU_ASSERT_EQUAL(emu_media_write(dev, 1100, 23, w, 0, false, &chk), 0);
+	/* the medium reports the event; the device raises the UA */
+	CU_ASSERT_EQUAL(dev->media->events, EMU_MEDIA_EV_SOFT_THRESHOLD);
 	CU_ASSERT_EQUAL(ua_pop(dev, 0), FHINT_UA_SOFT_THRESHOLD_REACHED);
+	CU_ASSERT_EQUAL(dev->media->events, 0);
 	CU_ASSERT_EQUAL(ua_pop(dev, 0), FHINT_UA_NONE);
 	CU_ASSERT_EQUAL(ua_pop(dev, FHINT_EMU_MAX_INITIATORS - 1),
 			FHINT_UA_SOFT_THRESHOLD_REACHED);
@@ -342,7 +349,7 @@ static void test_thin_runs_and_threshold(void)
 	CU_ASSERT_EQUAL(ua_pop(dev, 0), FHINT_UA_NONE);
 	/* below again: re-armed; crossing again reports again */
 	CU_ASSERT_EQUAL(emu_media_unmap(dev, 100, 200, false, &chk), 0);
-	CU_ASSERT_TRUE(dev->thin_threshold_armed);
+	CU_ASSERT_TRUE(dev->media->threshold_armed);
 	CU_ASSERT_EQUAL(emu_media_write(dev, 100, 200, w, 0, false, &chk), 0);
 	/* as an initiator sees it: CHECK CONDITION, UNIT ATTENTION 38/07 on
 	 * its next command (any opcode: the UA comes first) */

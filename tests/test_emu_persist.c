@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Persistence of the emulated LUN (lib/emu/emu_media.c,
+ * Persistence of the emulated LUN (lib/emu/emu_media_ckpt.c,
  * emu_journal.c): close/reopen restores data, mapping and statistics for
  * every profile; metadata of another device or with a broken CRC is
  * refused with -EBADMSG (never reinitialised); a torn tail is cut off;

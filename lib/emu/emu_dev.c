@@ -119,6 +119,14 @@ void emu_ua_all(struct emu_dev *dev, enum fhint_ua ua)
 		fhint_ua_queue_establish(&dev->ua[i], ua);
 }
 
+void emu_dev_media_events(struct emu_dev *dev)
+{
+	uint32_t ev = emu_media_events(dev->media);
+
+	if (ev & EMU_MEDIA_EV_SOFT_THRESHOLD)
+		emu_ua_all(dev, FHINT_UA_SOFT_THRESHOLD_REACHED);
+}
+
 static void put_sense(struct emu_dev *dev, struct fhint_emu_cmd *c,
 		      const struct fhint_sense *s)
 {
@@ -258,11 +266,14 @@ int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
 
 	pthread_mutex_lock(&dev->lock);
 	dev->stats.commands++;
+	/* what the medium reported since the last command comes first */
+	emu_dev_media_events(dev);
 	if (!ua_exempt(c->cdb[0]) &&
 	    fhint_ua_queue_pop(&dev->ua[c->initiator], &s) != FHINT_UA_NONE)
 		put_sense(dev, c, &s);
 	else
 		dispatch(dev, c);
+	emu_dev_media_events(dev);
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
 }
@@ -317,7 +328,6 @@ int fhint_emu_open(const char *config, struct fhint_emu **out,
 	pthread_mutex_init(&dev->lock, NULL);
 	dev->d_sense = dev->cfg.d_sense;
 	dev->wce = dev->cfg.wce;
-	dev->thin_threshold_armed = true;
 	emu_op_index(dev);
 	emu_ua_all(dev, FHINT_UA_POWER_ON_RESET);
 	*out = (struct fhint_emu *)dev;
@@ -390,7 +400,7 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 		}
 	} else if (!ret && cfg.threshold_pct != dev->cfg.threshold_pct) {
 		emu_ua_all(dev, FHINT_UA_MODE_PARAMETERS_CHANGED);
-		dev->thin_threshold_armed = true;
+		emu_media_threshold_rearm(dev->media);
 	}
 	if (!ret) {
 		cfg.pages_per_block = dev->cfg.pages_per_block;

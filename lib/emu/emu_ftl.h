@@ -110,7 +110,7 @@ uint32_t emu_ftl_run(const struct emu_ftl *ftl, uint32_t lpage, uint32_t max,
  * two; 0 turns counting off), kept by every state change, the replayed
  * ones included, and rebuilt by a snapshot load.  The media layer's
  * reclaim chunks: a chunk is wholly deallocated when its count is 0
- * (emu_media.c), without scanning it.  4 bytes a region.  0, -EINVAL,
+ * (emu_media_reclaim.c), without scanning it.  4 bytes a region.  0, -EINVAL,
  * -ENOMEM.
  */
 int emu_ftl_set_region(struct emu_ftl *ftl, uint32_t pages);

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 
 #include "fhint/endian.h"
 #include "emu_journal.h"
+#include "emu_util.h"
 
 struct emu_journal {
 	int fd;
@@ -168,19 +168,6 @@ uint32_t emu_crc32c(uint32_t crc, const void *buf, size_t len)
 }
 #endif
 
-__attribute__((format(printf, 4, 5)))
-static int seterr(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 int emu_journal_new_uuid(uint8_t *uuid)
 {
 	size_t got = 0;
@@ -252,11 +239,11 @@ static int ident_compare(const char *path, const struct emu_journal_ident *a,
 {
 #define CMP(field, name)						\
 	if (a->field != want->field)					\
-		return seterr(err, errlen, -EBADMSG, "metadata %s belongs "	\
-			      "to another device: %s=%llu there, %llu in the " \
-			      "configuration", path, name,		\
-			      (unsigned long long)a->field,		\
-			      (unsigned long long)want->field)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s "	\
+				  "belongs to another device: %s=%llu "	\
+				  "there, %llu in the configuration",	\
+				  path, name, (unsigned long long)a->field, \
+				  (unsigned long long)want->field)
 	CMP(profile, "profile (0 flash, 1 smr-host-aware, "
 	    "2 smr-drive-managed, 3 thin)");
 	CMP(size, "size");
@@ -435,14 +422,14 @@ int emu_journal_create(const char *path, const struct emu_journal_ident *id,
 	j = calloc(1, sizeof(*j));
 	if (!j || !(j->path = strdup(path))) {
 		free(j);
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
 	}
 	fd = write_new(path, id, 0, type, ckpt, len);
 	if (fd < 0) {
 		free(j->path);
 		free(j);
-		return seterr(err, errlen, fd, "metadata %s: cannot create: %s",
-			      path, strerror(-fd));
+		return emu_seterr(err, errlen, fd, "metadata %s: cannot "
+				  "create: %s", path, strerror(-fd));
 	}
 	j->fd = fd;
 	j->id = *id;
@@ -467,47 +454,49 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		return seterr(err, errlen, ret, "metadata %s: %s", path,
-			      strerror(-ret));
+		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
+				  strerror(-ret));
 	}
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;
 		close(fd);
-		return seterr(err, errlen, ret, "metadata %s: %s", path,
-			      strerror(-ret));
+		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
+				  strerror(-ret));
 	}
 	n = pread(fd, h, sizeof(h), 0);
 	if (n < 0) {
 		ret = -errno;
 		close(fd);
-		return seterr(err, errlen, ret, "metadata %s: %s", path,
-			      strerror(-ret));
+		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
+				  strerror(-ret));
 	}
 	if (n < (ssize_t)sizeof(h) || memcmp(h, EMU_JOURNAL_MAGIC, 8)) {
 		close(fd);
-		return seterr(err, errlen, -EBADMSG, "metadata %s is not an "
-			      "fhint emulator journal (no %s header); refusing "
-			      "to touch it", path, EMU_JOURNAL_MAGIC);
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s is not "
+				  "an fhint emulator journal (no %s header); "
+				  "refusing to touch it", path,
+				  EMU_JOURNAL_MAGIC);
 	}
 	if (fhint_get_le32(h + 124) != emu_crc32c(0, h, 124)) {
 		close(fd);
-		return seterr(err, errlen, -EBADMSG, "metadata %s: header CRC "
-			      "mismatch (corrupt); refusing to reinitialise it",
-			      path);
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: header "
+				  "CRC mismatch (corrupt); refusing to "
+				  "reinitialise it", path);
 	}
 	if (fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION ||
 	    fhint_get_le32(h + 12) != EMU_JOURNAL_HDR_LEN) {
 		close(fd);
-		return seterr(err, errlen, -EBADMSG, "metadata %s: journal "
-			      "version %u (header %u bytes) is not supported "
-			      "(version %u)", path, fhint_get_le32(h + 8),
-			      fhint_get_le32(h + 12), EMU_JOURNAL_VERSION);
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: journal "
+				  "version %u (header %u bytes) is not "
+				  "supported (version %u)", path,
+				  fhint_get_le32(h + 8), fhint_get_le32(h + 12),
+				  EMU_JOURNAL_VERSION);
 	}
 	j = calloc(1, sizeof(*j));
 	if (!j || !(j->path = strdup(path))) {
 		free(j);
 		close(fd);
-		return seterr(err, errlen, -ENOMEM, "out of memory");
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
 	}
 	j->fd = fd;
 	hdr_decode(h, &j->id, &j->generation);
@@ -546,14 +535,15 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 		info = &dummy;
 	memset(info, 0, sizeof(*info));
 	if (fstat(j->fd, &st) < 0)
-		return seterr(err, errlen, -errno, "metadata %s: %s", j->path,
-			      strerror(errno));
+		return emu_seterr(err, errlen, -errno, "metadata %s: %s",
+				  j->path, strerror(errno));
 	size = (uint64_t)st.st_size;
 	if (size > EMU_JOURNAL_HDR_LEN) {
 		map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, j->fd, 0);
 		if (map == MAP_FAILED)
-			return seterr(err, errlen, -errno, "metadata %s: mmap: "
-				      "%s", j->path, strerror(errno));
+			return emu_seterr(err, errlen, -errno, "metadata %s: "
+					  "mmap: %s", j->path,
+					  strerror(errno));
 	}
 	while (pos < size) {
 		const uint8_t *r = map + pos;
@@ -588,10 +578,10 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 				torn = "a page of zeros (power loss)";
 				break;
 			}
-			ret = seterr(err, errlen, -EBADMSG, "metadata %s: "
-				     "record header at offset %llu is corrupt "
-				     "(CRC); refusing to replay", j->path,
-				     (unsigned long long)pos);
+			ret = emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
+					 "record header at offset %llu is "
+					 "corrupt (CRC); refusing to replay",
+					 j->path, (unsigned long long)pos);
 			goto out;
 		}
 		end = pos + EMU_JOURNAL_REC_HDR + (uint64_t)len +
@@ -606,11 +596,12 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 				torn = "a last record with a bad CRC";
 				break;
 			}
-			ret = seterr(err, errlen, -EBADMSG, "metadata %s: "
-				     "record at offset %llu (type %u, %u bytes) "
-				     "fails its CRC and is not the last one: the "
-				     "journal is corrupt; refusing to replay",
-				     j->path, (unsigned long long)pos, type, len);
+			ret = emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
+					 "record at offset %llu (type %u, %u "
+					 "bytes) fails its CRC and is not the "
+					 "last one: the journal is corrupt; "
+					 "refusing to replay", j->path,
+					 (unsigned long long)pos, type, len);
 			goto out;
 		}
 		ret = fn(arg, type, r + EMU_JOURNAL_REC_HDR, len, err, errlen);
@@ -631,9 +622,9 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 			last--;
 		info->torn_bytes = last - pos;
 		if (ftruncate(j->fd, (off_t)pos) < 0) {
-			ret = seterr(err, errlen, -errno, "metadata %s: cannot "
-				     "cut the torn tail: %s", j->path,
-				     strerror(errno));
+			ret = emu_seterr(err, errlen, -errno, "metadata %s: "
+					 "cannot cut the torn tail: %s",
+					 j->path, strerror(errno));
 			goto out;
 		}
 	}
@@ -761,17 +752,10 @@ static int batch_add(struct emu_journal *j, uint16_t type,
 
 	if (len > EMU_JOURNAL_REC_MAX)
 		return -EMSGSIZE;
-	if (j->blen + need > j->bcap) {
-		size_t cap = j->bcap ? j->bcap : 65536;
-
-		while (cap < j->blen + need)
-			cap *= 2;
-		p = realloc(j->bbuf, cap);
-		if (!p)
-			return -ENOMEM;
-		j->bbuf = p;
-		j->bcap = cap;
-	}
+	p = emu_grow(j->bbuf, &j->bcap, j->blen + need, 1, 65536);
+	if (!p)
+		return -ENOMEM;
+	j->bbuf = p;
 	rec_store(j->bbuf + j->blen, type, payload, len);
 	j->blen += need;
 	j->brecs++;

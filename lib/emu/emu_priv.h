@@ -6,11 +6,12 @@
  *   emu_dev.c       open/close, exec: dispatch, unit attentions, sense
  *   emu_cmd_*.c     one file per command family; each exports a table of
  *                   struct emu_op (see emu_ops_* below)
- *   emu_media.c     data and provisioning state: store + FTL / shingled
- *                   model + journal (emu_media_* below)
+ *   emu_media*.c    data and provisioning state: store + model +
+ *                   journal (emu_media_* below; its parts in
+ *                   emu_media_priv.h)
  *   emu_store.c     the backing file (or memory), holes on deallocation
- *   emu_journal.c   metadata journal: FTL/SMR state survives kill -9
- *   emu_ftl.c       flash model;  emu_smr.c  shingled model
+ *   emu_journal.c   metadata journal: the model's state survives kill -9
+ *   emu_ftl.c       flash model;  emu_smr.c  shingled;  emu_thin.c  thin
  *
  * Locking: fhint_emu_exec() takes dev->lock around the whole command, so
  * handlers and the media layer never lock.
@@ -119,7 +120,6 @@ struct emu_dev {
 
 	/* unit attentions, per I_T nexus (SAM-5 5.14) */
 	struct fhint_ua_queue ua[FHINT_EMU_MAX_INITIATORS];
-	bool     thin_threshold_armed;
 
 	struct fhint_emu_stats stats;
 	/* the first operation offered for each operation code (the dispatch
@@ -211,10 +211,12 @@ int emu_din(struct emu_req *req, const void *buf, size_t len);
  * inside the device.  0 or -ERANGE with req->chk set. */
 int emu_check_lba(struct emu_req *req, uint64_t lba, uint64_t nlb);
 
-/* Raise @ua for every initiator (core, media: thin threshold). */
+/* Raise @ua for every initiator. */
 void emu_ua_all(struct emu_dev *dev, enum fhint_ua ua);
+/* Turn the media layer's pending events into unit attentions. */
+void emu_dev_media_events(struct emu_dev *dev);
 
-/* ---- media (emu_media.c): data + provisioning state ---- */
+/* ---- media (emu_media*.c): data + provisioning state ---- */
 
 /* Provisioning status of a run of blocks (SBC-4 5.21.2) */
 #define EMU_LBA_MAPPED		0
@@ -272,6 +274,17 @@ void emu_media_reset_stats(struct emu_dev *dev);
 /* Capacity change (reconfig). */
 int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
 		     char *err, size_t errlen);
+/*
+ * Events the medium reports to the device, which tells its initiators
+ * (the media layer never raises a unit attention itself).  Returns the
+ * EMU_MEDIA_EV_* bits that happened since the last call, and clears them.
+ */
+#define EMU_MEDIA_EV_SOFT_THRESHOLD	(1u << 0)	/* thin: the mapped
+	blocks reached threshold% of the capacity (SBC-4 4.7.3.8); reported
+	once, again only after they fell below */
+uint32_t emu_media_events(struct emu_media *m);
+/* The threshold changed (reconfig): crossing it reports again. */
+void emu_media_threshold_rearm(struct emu_media *m);
 /* The shingled model, for emu_cmd_zbc.c (NULL unless host aware). */
 struct emu_smr *emu_media_smr(struct emu_dev *dev);
 /* Tests only: make the backing store's pread/pwrite/fallocate/fdatasync

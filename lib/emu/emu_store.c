@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,12 +17,14 @@
 #include <unistd.h>
 
 #include "emu_store.h"
+#include "emu_util.h"
 
 #define EMU_STORE_XATTR		"user.fhint.uuid"
 #define EMU_STORE_ZERO_CHUNK	(1u << 20)
 
 struct emu_store {
 	int fd;
+	char *path;		/* the file's (NULL: memfd) */
 	bool file;		/* false: memfd */
 	bool punch;		/* FALLOC_FL_PUNCH_HOLE works */
 	uint64_t size;
@@ -58,19 +59,6 @@ static int fault_check(struct emu_store *s, uint32_t op, uint64_t off,
 	return f->err < 0 ? f->err : -EIO;
 }
 
-__attribute__((format(printf, 4, 5)))
-static int fail(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 /* Probe hole punching with one block just past the end of the file under
  * KEEP_SIZE: it touches no data and changes nothing, but a file system
  * without PUNCH_HOLE refuses it with EOPNOTSUPP. */
@@ -95,14 +83,14 @@ int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
 		*existed = false;
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
 	if (!path || !*path) {
 		fd = memfd_create("fhint-emu", MFD_CLOEXEC);
 		if (fd < 0) {
 			ret = -errno;
 			free(s);
-			return fail(err, errlen, ret, "memfd_create: %s",
-				    strerror(-ret));
+			return emu_seterr(err, errlen, ret, "memfd_create: %s",
+					  strerror(-ret));
 		}
 	} else {
 		fd = open(path, O_RDWR | O_CLOEXEC);
@@ -115,13 +103,18 @@ int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
 			ret = -errno;
 			free(s);
 			if (ret == -ENOENT)
-				return fail(err, errlen, ret, "backing file %s: "
-					    "%s (create=1 makes it)", path,
-					    strerror(-ret));
-			return fail(err, errlen, ret, "backing file %s: %s",
-				    path, strerror(-ret));
+				return emu_seterr(err, errlen, ret, "backing "
+						  "file %s: %s (create=1 makes "
+						  "it)", path, strerror(-ret));
+			return emu_seterr(err, errlen, ret, "backing file %s: "
+					  "%s", path, strerror(-ret));
 		}
 		s->file = true;
+		s->path = strdup(path);
+		if (!s->path) {
+			ret = -ENOMEM;
+			goto out_close;
+		}
 	}
 	s->fd = fd;
 	s->dfd = -1;
@@ -170,10 +163,11 @@ int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
 	return 0;
 
 out_close:
-	fail(err, errlen, ret, "backing file %s: %s", path ? path : "(memory)",
-	     strerror(-ret));
+	emu_seterr(err, errlen, ret, "backing file %s: %s",
+		   path ? path : "(memory)", strerror(-ret));
 out_close_quiet:
 	close(fd);
+	free(s->path);
 	free(s);
 	return ret;
 }
@@ -185,6 +179,7 @@ void emu_store_close(struct emu_store *s)
 	close(s->fd);
 	if (s->dfd >= 0)
 		close(s->dfd);
+	free(s->path);
 	free(s);
 }
 
@@ -350,8 +345,7 @@ uint64_t emu_store_size(const struct emu_store *s)
 	return s->size;
 }
 
-int emu_store_set_direct(struct emu_store *s, const char *path,
-			 uint64_t min)
+int emu_store_set_direct(struct emu_store *s, uint64_t min)
 {
 	int fd;
 
@@ -361,7 +355,7 @@ int emu_store_set_direct(struct emu_store *s, const char *path,
 	s->direct_min = 0;
 	if (!min || !s->file)
 		return 0;
-	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	fd = open(s->path, O_RDWR | O_DIRECT | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	s->dalign = 4096;
@@ -413,9 +407,14 @@ bool emu_store_is_file(const struct emu_store *s)
 	return s->file;
 }
 
-int emu_store_fd(const struct emu_store *s)
+int emu_store_length(const struct emu_store *s, uint64_t *bytes)
 {
-	return s->fd;
+	struct stat st;
+
+	if (fstat(s->fd, &st) < 0)
+		return -errno;
+	*bytes = (uint64_t)st.st_size;
+	return 0;
 }
 
 uint64_t emu_store_allocated(const struct emu_store *s)

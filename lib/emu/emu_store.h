@@ -6,7 +6,7 @@
  *
  * emu_store_zero punches holes (fallocate PUNCH_HOLE | KEEP_SIZE): the
  * media layer calls it for the reclaim chunks a deallocation frees whole
- * and for partial units that must read zeros (emu_media.c); on a file
+ * and for partial units that must read zeros (emu_media_reclaim.c); on a file
  * system without hole punching the store writes zeros instead and says so
  * (emu_store_punches() false, one line on stderr at open).
  *
@@ -47,7 +47,7 @@ int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len);
 /*
  * Direct writes: from now on a write of at least @min bytes whose offset,
  * length and buffer are aligned (4 KiB, or what statx STATX_DIOALIGN asks
- * when more) goes to @path (the store's file) opened O_DIRECT, past the
+ * when more) goes to the store's file opened again O_DIRECT, past the
  * host page cache; smaller or unaligned ones, and reads, stay buffered
  * (the kernel keeps the two coherent: a direct write writes back and
  * drops the cached pages it covers).  @min 0 or a memory store: off.
@@ -55,8 +55,7 @@ int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len);
  * the store stays buffered).  A direct write the file system refuses
  * later (EINVAL) turns it off, with a line on stderr, and goes buffered.
  */
-int emu_store_set_direct(struct emu_store *s, const char *path,
-			 uint64_t min);
+int emu_store_set_direct(struct emu_store *s, uint64_t min);
 uint64_t emu_store_direct_min(const struct emu_store *s);	/* 0: off */
 uint64_t emu_store_direct_writes(const struct emu_store *s);	/* so far */
 /* fdatasync (no-op for memory). */
@@ -69,7 +68,9 @@ bool emu_store_punches(const struct emu_store *s);	/* holes work */
 /* Write zeros instead of punching from now on (tests of the fallback). */
 void emu_store_no_punch(struct emu_store *s);
 bool emu_store_is_file(const struct emu_store *s);	/* vs memfd */
-int emu_store_fd(const struct emu_store *s);
+/* The length of the file now (it may differ from the size it was opened
+ * for until emu_store_resize): 0 or a negative errno. */
+int emu_store_length(const struct emu_store *s, uint64_t *bytes);
 /* Bytes the store really occupies (st_blocks * 512). */
 uint64_t emu_store_allocated(const struct emu_store *s);
 /*

@@ -1,0 +1,610 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/emu/emu_media_ckpt.c - checkpoint and replay of the media layer.
+ *
+ * The journal of a file-backed device starts with a checkpoint (the
+ * counters and the model's snapshot); compaction replaces the journal by
+ * a new header and one checkpoint.  Opening replays the records after it
+ * onto the model, checks the model, and only then trusts the data file
+ * (UUID tag, length).  A data file without metadata is imported: its
+ * data extents become mapped.  Record layouts and the rules of what is
+ * refused: spec-notes/emulator-media.md.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "emu_ftl.h"
+#include "emu_media_priv.h"
+#include "emu_smr.h"
+#include "emu_store.h"
+#include "emu_thin.h"
+#include "emu_util.h"
+#include "fhint/endian.h"
+
+/* ---- checkpoints ---- */
+
+size_t media_ckpt_model_len(const struct emu_media *m)
+{
+	switch (m->profile) {
+	case EMU_PROFILE_FLASH:
+		return emu_ftl_snapshot_size(m->ftl);
+	case EMU_PROFILE_SMR_HOST_AWARE:
+	case EMU_PROFILE_SMR_DRIVE_MANAGED:
+		return emu_smr_snapshot_size(m->smr);
+	default:
+		return emu_thin_snapshot_size(m->thin);
+	}
+}
+
+/*
+ * Checkpoint payload (LE): version (4), profile (4), nblocks (8),
+ * host_write_blocks (8), unmapped_blocks (8), group_write_blocks[64]
+ * (512), model length (8), model: FTL snapshot / SMR snapshot / thin runs
+ * (emu_thin.h).
+ */
+static int ckpt_build(struct emu_media *m, uint8_t **out, size_t *outlen)
+{
+	size_t mlen = media_ckpt_model_len(m), len = CKPT_HDR + mlen;
+	uint8_t *b = malloc(len), *p;
+	ssize_t n = 0;
+	int g;
+
+	if (!b)
+		return -ENOMEM;
+	fhint_put_le32(b, CKPT_VERSION);
+	fhint_put_le32(b + 4, (uint32_t)m->profile);
+	fhint_put_le64(b + 8, m->nblocks);
+	fhint_put_le64(b + 16, m->host_write_blocks);
+	fhint_put_le64(b + 24, m->unmapped_blocks);
+	for (g = 0; g < 64; g++)
+		fhint_put_le64(b + 32 + 8 * g, m->group_write_blocks[g]);
+	fhint_put_le64(b + 544, mlen);
+	p = b + CKPT_HDR;
+	switch (m->profile) {
+	case EMU_PROFILE_FLASH:
+		n = emu_ftl_snapshot_write(m->ftl, p, mlen);
+		break;
+	case EMU_PROFILE_SMR_HOST_AWARE:
+	case EMU_PROFILE_SMR_DRIVE_MANAGED:
+		n = emu_smr_snapshot_write(m->smr, p, mlen);
+		break;
+	default:
+		n = emu_thin_snapshot_write(m->thin, p, mlen);
+		break;
+	}
+	if (n != (ssize_t)mlen) {
+		free(b);
+		return n < 0 ? (int)n : -EIO;
+	}
+	*out = b;
+	*outlen = len;
+	return 0;
+}
+
+static int ckpt_load(struct emu_media *m, const uint8_t *b, size_t len,
+		     char *err, size_t errlen)
+{
+	const uint8_t *p = b + CKPT_HDR;
+	uint64_t mlen;
+	int g, ret = 0;
+
+	if (len < CKPT_HDR)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
+				  "checkpoint of %zu bytes is truncated",
+				  m->meta, len);
+	if (fhint_get_le32(b) != CKPT_VERSION ||
+	    fhint_get_le32(b + 4) != (uint32_t)m->profile ||
+	    fhint_get_le64(b + 8) != m->nblocks)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
+				  "checkpoint (version %u, profile %u, %llu "
+				  "blocks) does not match the device", m->meta,
+				  fhint_get_le32(b), fhint_get_le32(b + 4),
+				  (unsigned long long)fhint_get_le64(b + 8));
+	mlen = fhint_get_le64(b + 544);
+	if (mlen != len - CKPT_HDR)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
+				  "checkpoint model length %llu, record has "
+				  "%zu", m->meta, (unsigned long long)mlen,
+				  len - CKPT_HDR);
+	m->host_write_blocks = fhint_get_le64(b + 16);
+	m->unmapped_blocks = fhint_get_le64(b + 24);
+	for (g = 0; g < 64; g++)
+		m->group_write_blocks[g] = fhint_get_le64(b + 32 + 8 * g);
+	switch (m->profile) {
+	case EMU_PROFILE_FLASH:
+		ret = emu_ftl_snapshot_read(m->ftl, p, (size_t)mlen);
+		break;
+	case EMU_PROFILE_SMR_HOST_AWARE:
+	case EMU_PROFILE_SMR_DRIVE_MANAGED:
+		ret = emu_smr_snapshot_read(m->smr, p, (size_t)mlen);
+		break;
+	default:
+		ret = emu_thin_snapshot_read(m->thin, p, (size_t)mlen);
+		break;
+	}
+	if (ret)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: the "
+				  "model state in the checkpoint is "
+				  "inconsistent (%s)", m->meta, strerror(-ret));
+	return 0;
+}
+
+int media_compact(struct emu_media *m)
+{
+	uint8_t *b;
+	size_t len;
+	int ret = ckpt_build(m, &b, &len);
+
+	if (!ret) {
+		ret = emu_journal_rewrite(m->jr, &m->ident, JR_CHECKPOINT, b,
+					  len);
+		free(b);
+	}
+	if (ret) {
+		fprintf(stderr, "fhint emu: metadata %s: compaction failed: "
+			"%s (the journal stays valid)\n", m->meta,
+			strerror(-ret));
+		return ret;
+	}
+	m->info.rewrites++;
+	m->info.checkpoint_bytes = len;
+	m->jr_dirty = false;	/* the new journal was fsynced */
+	return 0;
+}
+
+/* ---- replay ---- */
+
+/* The ranges of an OP_UNMAPV record (@count of them at @r): each inside
+ * the capacity, their sum @nlb.  0 or -EINVAL. */
+static int unmapv_check(const struct emu_media *m, const uint8_t *r,
+			uint64_t count, uint64_t nlb)
+{
+	uint64_t sum = 0;
+
+	for (uint64_t k = 0; k < count; k++, r += OP_RANGE) {
+		uint64_t a = fhint_get_le64(r), n = fhint_get_le64(r + 8);
+
+		if (a > m->nblocks || n > m->nblocks - a ||
+		    n > UINT64_MAX - sum)
+			return -EINVAL;
+		sum += n;
+	}
+	return sum == nlb ? 0 : -EINVAL;
+}
+
+/* Apply the model deltas of a record: 0, or -errno with *bad the index
+ * of the delta that does not apply. */
+static int apply_deltas(struct emu_media *m, const uint8_t *p, uint32_t count,
+			uint16_t dlen, uint32_t *bad)
+{
+	int ret = 0;
+	uint32_t i;
+
+	for (i = 0; i < count && !ret; i++) {
+		const uint8_t *d = p + (size_t)i * dlen;
+
+		if (m->ftl) {
+			struct emu_ftl_delta fd;
+
+			ret = emu_ftl_delta_decode(&fd, d, dlen) < 0 ? -EINVAL :
+			      emu_ftl_apply(m->ftl, &fd);
+		} else {
+			struct emu_smr_delta sd;
+
+			ret = emu_smr_delta_decode(&sd, d, dlen) < 0 ? -EINVAL :
+			      emu_smr_apply(m->smr, &sd);
+		}
+	}
+	*bad = i - 1;
+	return ret;
+}
+
+static int replay_op(struct emu_media *m, const uint8_t *p, size_t len,
+		     char *err, size_t errlen)
+{
+	uint8_t kind = p[0], group = p[1];
+	uint16_t dlen = fhint_get_le16(p + 2);
+	uint32_t bad, count = fhint_get_le32(p + 4);
+	uint64_t lba = fhint_get_le64(p + 8), nlb = fhint_get_le64(p + 16);
+	uint16_t want = m->ftl ? EMU_FTL_DELTA_LEN :
+			m->smr ? EMU_SMR_DELTA_LEN : 0;
+	uint64_t dbytes = len - OP_HDR;
+	int ret;
+
+	if (kind > OP_UNMAPV || group > 63 || dlen != want ||
+	    (!dlen && count))
+		return -EINVAL;
+	if (kind == OP_UNMAPV) {
+		/* lba: the count of ranges after the deltas; nlb: their sum */
+		const uint8_t *r;
+
+		if (lba > dbytes / OP_RANGE)
+			return -EINVAL;
+		dbytes -= lba * OP_RANGE;
+		if ((uint64_t)count * dlen != dbytes)
+			return -EINVAL;
+		r = p + OP_HDR + dbytes;
+		if (unmapv_check(m, r, lba, nlb))
+			return -EINVAL;
+		if (m->thin)
+			for (uint64_t k = 0; k < lba; k++, r += OP_RANGE)
+				emu_thin_set(m->thin, fhint_get_le64(r),
+					     fhint_get_le64(r + 8), false);
+		m->unmapped_blocks += nlb;
+	} else if ((uint64_t)count * dlen != dbytes || lba > m->nblocks ||
+		   nlb > m->nblocks - lba) {
+		return -EINVAL;
+	}
+	if (kind == OP_WRITE) {
+		m->host_write_blocks += nlb;
+		m->group_write_blocks[group] += nlb;
+		if (m->thin)
+			emu_thin_set(m->thin, lba, nlb, true);
+	} else if (kind == OP_UNMAP) {
+		m->unmapped_blocks += nlb;
+		if (m->thin)
+			emu_thin_set(m->thin, lba, nlb, false);
+	}
+	ret = apply_deltas(m, p + OP_HDR, count, dlen, &bad);
+	if (ret)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: record "
+				  "%llu, delta %u does not apply to the state "
+				  "(%s): the journal is inconsistent; refusing "
+				  "to replay", m->meta,
+				  (unsigned long long)m->replay_pos, bad,
+				  strerror(-ret));
+	return 0;
+}
+
+static int replay_rec(void *arg, uint16_t type, const uint8_t *p, size_t len,
+		      char *err, size_t errlen)
+{
+	struct emu_media *m = arg;
+	int ret;
+
+	m->replay_pos++;
+	if (!m->replay_ckpt && type != JR_CHECKPOINT)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: the "
+				  "journal does not start with a checkpoint",
+				  m->meta);
+	switch (type) {
+	case JR_CHECKPOINT:
+		ret = ckpt_load(m, p, len, err, errlen);
+		m->replay_ckpt = true;
+		m->info.checkpoint_bytes = len;
+		return ret;
+	case JR_OP:
+		if (len < OP_HDR)
+			ret = -EINVAL;
+		else
+			ret = replay_op(m, p, len, err, errlen);
+		if (ret == -EINVAL)
+			return emu_seterr(err, errlen, -EBADMSG, "metadata "
+					  "%s: record %llu: malformed "
+					  "operation", m->meta,
+					  (unsigned long long)m->replay_pos);
+		return ret;
+	case JR_RESET_STATS:
+		media_reset_counters(m);
+		return 0;
+	default:
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: record "
+				  "%llu has unknown type %u", m->meta,
+				  (unsigned long long)m->replay_pos, type);
+	}
+}
+
+/* ---- identity ---- */
+
+void media_ident_of(struct emu_media *m, const struct emu_config *cfg)
+{
+	struct emu_journal_ident *id = &m->ident;
+	uint8_t uuid[EMU_JOURNAL_UUID_LEN];
+
+	memcpy(uuid, id->uuid, sizeof(uuid));
+	memset(id, 0, sizeof(*id));
+	memcpy(id->uuid, uuid, sizeof(uuid));
+	id->size = m->nblocks * m->lbs;
+	id->lbs = m->lbs;
+	id->profile = (uint32_t)m->profile;
+	if (m->profile == EMU_PROFILE_FLASH) {
+		id->page_size = cfg->page_size;
+		id->pages_per_block = cfg->pages_per_block;
+		id->spare_ppm = (uint32_t)(cfg->spare * 1e6 + 0.5);
+		id->streams = cfg->streams;
+		id->gc = cfg->gc_cost_benefit;
+	} else if (m->smr) {
+		id->zone_size = cfg->zone_size;
+		id->conv_zones = cfg->conv_zones;
+		id->max_open = cfg->max_open_zones;
+		id->media_cache = media_smr_cache_blocks(cfg, m->nblocks,
+							 m->lbs) * m->lbs;
+	}
+}
+
+/* ---- import ---- */
+
+/* Map [lba, end) in the model (an extent of a data file being imported). */
+static int import_extent(struct emu_media *m, uint64_t lba, uint64_t end)
+{
+	int ret = 0;
+
+	switch (m->profile) {
+	case EMU_PROFILE_FLASH: {
+		uint64_t p0 = lba / m->unit;
+		uint64_t p1 = (end + m->unit - 1) / m->unit;
+
+		return emu_ftl_write(m->ftl, (uint32_t)p0, (uint32_t)(p1 - p0),
+				     0);
+	}
+	case EMU_PROFILE_SMR_HOST_AWARE:
+	case EMU_PROFILE_SMR_DRIVE_MANAGED:
+		for (uint64_t l = lba; l < end && !ret;) {
+			uint64_t n = end - l > UINT32_MAX ? UINT32_MAX :
+				     end - l;
+
+			ret = emu_smr_write(m->smr, l, (uint32_t)n, NULL);
+			l += n;
+		}
+		return ret;
+	default:
+		emu_thin_set(m->thin, lba, end - lba, true);
+		return 0;
+	}
+}
+
+/* A data file without metadata: what the file system holds becomes
+ * mapped (group 0); the counters start at zero. */
+static int import_data(struct emu_media *m, char *err, size_t errlen)
+{
+	uint64_t off = 0, data, len;
+	int ret;
+
+	for (;;) {
+		uint64_t lba, end;
+
+		ret = emu_store_next_data(m->store, off, &data, &len);
+		if (ret)
+			return emu_seterr(err, errlen, ret, "backing file %s: "
+					  "cannot scan its data extents: %s",
+					  m->dev->cfg.path, strerror(-ret));
+		if (!len)
+			break;
+		lba = data / m->lbs;
+		end = (data + len + m->lbs - 1) / m->lbs;
+		if (end > m->nblocks)
+			end = m->nblocks;
+		ret = import_extent(m, lba, end);
+		if (ret)
+			return emu_seterr(err, errlen, ret, "backing file %s: "
+					  "the model refuses its data at LBA "
+					  "%llu: %s", m->dev->cfg.path,
+					  (unsigned long long)lba,
+					  strerror(-ret));
+		off = data + len;
+	}
+	media_reset_counters(m);
+	m->info.imported = true;
+	return 0;
+}
+
+/* ---- open ---- */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void uuid_text(const uint8_t *u, char *out)
+{
+	for (int i = 0; i < EMU_JOURNAL_UUID_LEN; i++)
+		sprintf(out + 2 * i, "%02x", u[i]);
+}
+
+/* Every invariant of the replayed model (O(size), once per open). */
+static int model_check(struct emu_media *m, char *err, size_t errlen)
+{
+	const char *why = "?";
+	int ret = 0;
+
+	if (m->ftl)
+		ret = emu_ftl_check(m->ftl, &why);
+	else if (m->smr)
+		ret = emu_smr_check(m->smr, &why);
+	if (ret)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: the "
+				  "replayed model is inconsistent (%s); "
+				  "refusing it", m->meta, why);
+	return 0;
+}
+
+/*
+ * A data file shorter than the capacity the metadata records was cut
+ * while the device was closed (a capacity change never leaves one): the
+ * blocks past its end are gone.  Refuse it when the model maps any of
+ * them (they would read zeros, silently); extend it otherwise.
+ */
+static int check_short_file(struct emu_media *m, char *err, size_t errlen)
+{
+	uint64_t size, lba;
+	int ret = emu_store_length(m->store, &size);
+
+	if (ret)
+		return emu_seterr(err, errlen, ret, "backing file %s: %s",
+				  m->dev->cfg.path, strerror(-ret));
+	if (size >= m->nblocks * m->lbs)
+		return 0;
+	for (lba = size / m->lbs; lba < m->nblocks;) {
+		bool mapped;
+		uint64_t n = media_model_run(m, lba, m->nblocks - lba,
+					     &mapped);
+
+		if (mapped)
+			return emu_seterr(err, errlen, -EBADMSG, "backing file "
+					  "%s is %llu bytes, the metadata %s "
+					  "says %llu and maps LBA %llu past "
+					  "its end: it was truncated or "
+					  "replaced; refusing it",
+					  m->dev->cfg.path,
+					  (unsigned long long)size, m->meta,
+					  (unsigned long long)(m->nblocks *
+							       m->lbs),
+					  (unsigned long long)lba);
+		lba += n;
+	}
+	return 0;
+}
+
+/* The metadata's UUID against the data file's tag: 0, or -EBADMSG. */
+static int check_tag(struct emu_media *m, const uint8_t *found, bool *tagged,
+		     char *err, size_t errlen)
+{
+	uint8_t tag[EMU_STORE_UUID_LEN];
+	char a[33], b[33];
+	int ret = emu_store_get_uuid(m->store, tag);
+
+	*tagged = ret != -ENODATA;
+	if (ret || !memcmp(tag, found, sizeof(tag)))
+		return 0;
+	uuid_text(found, a);
+	uuid_text(tag, b);
+	return emu_seterr(err, errlen, -EBADMSG, "metadata %s belongs to "
+			  "another device: its UUID %s is not the UUID %s of "
+			  "%s (user.fhint.uuid)", m->meta, a, b,
+			  m->dev->cfg.path);
+}
+
+/* Metadata found: replay it, check the model, then trust the data file. */
+static int replay_journal(struct emu_media *m, const uint8_t *found,
+			  char *err, size_t errlen)
+{
+	const struct emu_config *cfg = &m->dev->cfg;
+	struct emu_journal_info ji;
+	bool tagged;
+	uint64_t t0;
+	int ret = check_tag(m, found, &tagged, err, errlen);
+
+	if (ret)
+		return ret;
+	t0 = now_ns();
+	ret = emu_journal_replay(m->jr, replay_rec, m, &ji, err, errlen);
+	m->info.replay_ns = now_ns() - t0;
+	if (ret)
+		return ret;
+	if (!m->replay_ckpt)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s has no "
+				  "checkpoint (empty or torn at creation); "
+				  "refusing it", m->meta);
+	ret = model_check(m, err, errlen);
+	if (!ret)
+		ret = check_short_file(m, err, errlen);
+	if (ret)
+		return ret;
+	m->info.replayed_records = ji.records;
+	m->info.torn_bytes = ji.torn_bytes;
+	/* trusted now: tag an untagged data file, cut a tail left by a
+	 * crash during a shrink, bound the next replay */
+	if (!tagged)
+		emu_store_set_uuid(m->store, found);
+	ret = emu_store_resize(m->store, m->nblocks * m->lbs);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "backing file %s: %s",
+				  cfg->path, strerror(-ret));
+	if (ji.records > 1)
+		media_compact(m);
+	return 0;
+}
+
+/* No metadata: a new device (import the data file if it existed). */
+static int create_journal(struct emu_media *m, bool existed, char *err,
+			  size_t errlen)
+{
+	uint8_t *b;
+	size_t len;
+	int ret = emu_journal_new_uuid(m->ident.uuid);
+
+	if (ret)
+		return emu_seterr(err, errlen, ret, "getrandom: %s",
+				  strerror(-ret));
+	if (existed) {
+		ret = import_data(m, err, errlen);
+		if (ret)
+			return ret;
+	}
+	emu_store_set_uuid(m->store, m->ident.uuid);
+	ret = ckpt_build(m, &b, &len);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "checkpoint: %s",
+				  strerror(-ret));
+	if (len > EMU_JOURNAL_REC_MAX) {
+		free(b);
+		return emu_seterr(err, errlen, -EFBIG, "metadata %s: a "
+				  "checkpoint of %zu bytes is more than a "
+				  "journal record holds (4 GiB): use a larger "
+				  "page or size", m->meta, len);
+	}
+	ret = emu_journal_create(m->meta, &m->ident, JR_CHECKPOINT, b, len,
+				 &m->jr, err, errlen);
+	free(b);
+	m->info.checkpoint_bytes = len;
+	return ret;
+}
+
+int media_open_journal(struct emu_media *m, char *err, size_t errlen)
+{
+	const struct emu_config *cfg = &m->dev->cfg;
+	uint8_t found[EMU_JOURNAL_UUID_LEN];
+	struct stat st;
+	bool existed, have_meta;
+	int ret;
+
+	if (cfg->meta_path[0])
+		snprintf(m->meta, sizeof(m->meta), "%s", cfg->meta_path);
+	else
+		snprintf(m->meta, sizeof(m->meta), "%s%s", cfg->path,
+			 META_SUFFIX);
+	media_ident_of(m, cfg);
+	have_meta = stat(m->meta, &st) == 0;
+	if (have_meta) {
+		ret = emu_journal_open(m->meta, &m->ident, found, &m->jr, err,
+				       errlen);
+		if (ret)
+			return ret;
+		memcpy(m->ident.uuid, found, sizeof(found));
+	} else if (errno != ENOENT) {
+		return emu_seterr(err, errlen, -errno, "metadata %s: %s",
+				  m->meta, strerror(errno));
+	}
+	/* with metadata the data file must exist: never create it then */
+	ret = emu_store_open(cfg->path, cfg->create && !have_meta, have_meta,
+			     m->nblocks * m->lbs, &m->store, &existed, err,
+			     errlen);
+	if (ret == -ENOENT && have_meta)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s exists "
+				  "but the backing file %s did not: refusing "
+				  "to pair them (remove the metadata to start "
+				  "afresh)", m->meta, cfg->path);
+	if (ret)
+		return ret;
+	m->info.punches = emu_store_punches(m->store);
+	if (cfg->direct_min) {
+		ret = emu_store_set_direct(m->store, cfg->direct_min);
+		if (ret)	/* a LUN all the same, through the page cache */
+			fprintf(stderr, "fhint emu: %s: no O_DIRECT here (%s); "
+				"direct= off\n", cfg->path, strerror(-ret));
+	}
+	if (have_meta)
+		return replay_journal(m, found, err, errlen);
+	if (existed && !cfg->create)
+		return emu_seterr(err, errlen, -ENOENT, "metadata %s is "
+				  "missing; create=1 imports %s (its data "
+				  "extents become mapped)", m->meta, cfg->path);
+	return create_journal(m, existed, err, errlen);
+}
