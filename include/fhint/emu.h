@@ -45,6 +45,10 @@ struct fhint_emu_cmd {
 	size_t   din_done;	/* data-in bytes returned (<= din_len) */
 	uint8_t  sense[FHINT_EMU_SENSE_MAX];
 	size_t   sense_len;	/* 0 unless CHECK CONDITION */
+	/* timing=PRESET: the device clock (ns) at arrival, and when the
+	 * command completes in the model; both 0 with timing off */
+	uint64_t submit_ns;
+	uint64_t complete_ns;
 };
 
 /*
@@ -65,8 +69,41 @@ void fhint_emu_close(struct fhint_emu *emu);
  * Execute one command.  Returns 0 when the command completed with any
  * SCSI status (GOOD, CHECK CONDITION, ...), or a negative errno when the
  * request itself is unusable (NULL pointers, initiator out of range).
+ * With timing=PRESET it returns at the command's modeled completion:
+ * clock=real sleeps until the host clock gets there, clock=virtual moves
+ * the device clock there (nothing sleeps).
  */
 int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *cmd);
+
+/*
+ * Asynchronous execution, for several commands in flight.  submit runs
+ * the command now (its outputs are final on return, as exec's) and queues
+ * @tag to complete at cmd->complete_ns; it never sleeps.  reap returns up
+ * to @max tags of completed commands, in completion order: with
+ * clock=real those due by the host clock, waiting for the first one up
+ * to @timeout_ns (0: do not wait; < 0: until one is due or
+ * fhint_emu_reap_interrupt); with clock=virtual the device clock moves to
+ * the earliest completion in flight and the commands due then are
+ * returned (nothing waits).  Without timing a command is due at once.
+ * reap returns the number of tags (0: none due, or interrupted), or
+ * -EINVAL.  One thread at a time reaps.
+ */
+int fhint_emu_submit(struct fhint_emu *emu, struct fhint_emu_cmd *cmd,
+		     void *tag);
+int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
+		   int64_t timeout_ns);
+/* Make a waiting fhint_emu_reap return 0 now (before close). */
+void fhint_emu_reap_interrupt(struct fhint_emu *emu);
+/* Commands submitted and not reaped. */
+unsigned int fhint_emu_inflight(struct fhint_emu *emu);
+
+/*
+ * The device clock in ns: CLOCK_MONOTONIC (clock=real, and without
+ * timing) or the virtual clock.  clock_wait lets it reach @ns: sleeps
+ * (real) or moves the virtual clock (idle time, e.g. for GC when idle).
+ */
+uint64_t fhint_emu_clock(struct fhint_emu *emu);
+int fhint_emu_clock_wait(struct fhint_emu *emu, uint64_t ns);
 
 /* Statistics: the FTL / shingled model and the command counters. */
 struct fhint_emu_stats {

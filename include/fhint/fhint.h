@@ -15,6 +15,7 @@
 #include <fhint/discard.h>
 #include <fhint/discard_cmd.h>
 #include <fhint/emu.h>
+#include <fhint/emu_timing.h>
 #include <fhint/hints.h>
 #include <fhint/limits.h>
 #include <fhint/nvme_cmd.h>

@@ -30,6 +30,7 @@
 
 #include "emu_priv.h"
 #include "emu_rw.h"
+#include "emu_timing.h"
 #include "fhint/endian.h"
 #include "fhint/scsi_write.h"
 
@@ -503,6 +504,8 @@ static int emu_rw_sync_cache(struct emu_req *req)
 		ret = emu_check_lba(req, c.lba, c.nlb ? c.nlb : 1);
 	if (!ret)
 		ret = emu_media_sync(req->dev, &req->chk);
+	if (!ret)
+		emu_timing_on_flush(req->dev->timing);
 	return ret;
 }
 

@@ -31,9 +31,10 @@
 
 #include "emu_ftl.h"
 #include "emu_priv.h"
+#include "emu_timing.h"
 
 enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
-		K_HEX, K_PATH, K_PROTOCOL };
+		K_HEX, K_PATH, K_PROTOCOL, K_TIMING, K_CLOCK };
 
 /* Profiles a key applies to */
 #define P_FLASH		(1u << EMU_PROFILE_FLASH)
@@ -139,7 +140,46 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	  "nvme: an NVMe namespace instead of a SCSI LUN (default scsi)") \
 	X("dmrsl", K_UINT, dmrsl, 0, 0xffffffff, P_ALL,		\
 	  "0..4294967295 blocks (protocol=nvme)",			\
-	  "NVMe DMRSL, blocks per DSM range (default 0: max_unmap)")
+	  "NVMe DMRSL, blocks per DSM range (default 0: max_unmap)")	\
+	TIMING_KEYS(X)
+
+/*
+ * Flash timing (emu_timing.c, spec-notes/emulator-timing.md): timing=
+ * names a preset, the other keys override its parts and need it.
+ */
+#define TIMING_KEYS(X)							\
+	X("timing", K_TIMING, timing, 0, 0, P_FLASH, "off|mlc|tlc|emmc", \
+	  "flash: NAND timing model preset (default off: no time)")	\
+	X("clock", K_CLOCK, clock_virtual, 0, 0, P_FLASH, "real|virtual", \
+	  "timing: commands complete on the host clock, or on a virtual " \
+	  "clock where nothing sleeps (default real)")			\
+	X("channels", K_UINT, channels, 1, 256, P_FLASH, "1..256",	\
+	  "timing: NAND channels")					\
+	X("dies", K_UINT, dies, 1, 256, P_FLASH, "1..256",		\
+	  "timing: dies per channel")					\
+	X("planes", K_UINT, planes, 1, 16, P_FLASH, "1..16",		\
+	  "timing: planes per die (channels x dies x planes <= 256)")	\
+	X("t_read", K_DOUBLE, t_read_us, 0.001, 1e6, P_FLASH,		\
+	  "US 0.001..1000000", "timing: page read, array to register") \
+	X("t_prog", K_DOUBLE, t_prog_us, 0.001, 1e6, P_FLASH,		\
+	  "US 0.001..1000000", "timing: page program")			\
+	X("t_erase", K_DOUBLE, t_erase_us, 0.001, 1e7, P_FLASH,		\
+	  "US 0.001..10000000", "timing: block erase")			\
+	X("ch_mbps", K_DOUBLE, ch_mbps, 0.001, 1e6, P_FLASH,		\
+	  "MB/s 0.001..1000000", "timing: channel transfer rate")	\
+	X("host_mbps", K_DOUBLE, host_mbps, 0.001, 1e6, P_FLASH,	\
+	  "MB/s 0.001..1000000", "timing: host transfer rate")	\
+	X("cmd_us", K_DOUBLE, cmd_us, 0, 1e6, P_FLASH, "US 0..1000000",	\
+	  "timing: firmware time per command")				\
+	X("wbuf", K_BYTES, wbuf, 0, 1ULL << 30, P_FLASH, "BYTES 0..1G", \
+	  "timing: DRAM write buffer (0: writes wait for the program)") \
+	X("gc_bg", K_UINT, gc_bg, 0, 1 << 20, P_FLASH, "0..1048576",	\
+	  "timing: GC when idle while free erase blocks are fewer (0: " \
+	  "never)")							\
+	X("gc_idle", K_DOUBLE, gc_idle_ms, 0, 1e6, P_FLASH,		\
+	  "MS 0..1000000", "timing: idle time before GC when idle")	\
+	X("ts_ms", K_UINT, ts_ms, 1, 3600000, P_FLASH, "1..3600000",	\
+	  "timing: time series interval in ms (default 1000)")
 
 struct key {
 	const char *name;
@@ -201,6 +241,7 @@ void emu_config_defaults(struct emu_config *cfg)
 	cfg->lbprz = 1;
 	cfg->wce = true;
 	cfg->perm_streams = 5;
+	cfg->ts_ms = 1000;
 	strcpy(cfg->vendor, "FHINT");
 	strcpy(cfg->product, "emulated LUN");
 	strcpy(cfg->serial, "fhint0000");
@@ -324,6 +365,19 @@ static int set_key(struct emu_config *cfg, const struct key *k,
 			return 0;
 		}
 		return bad(err, errlen, k, "unknown protocol", v);
+	case K_TIMING:
+		if (!strcmp(v, "off")) {
+			cfg->timing = 0;
+			return 0;
+		}
+		cfg->timing = emu_timing_preset_index(v);
+		return cfg->timing ? 0 : bad(err, errlen, k, "unknown preset",
+					     v);
+	case K_CLOCK:
+		if (strcmp(v, "real") && strcmp(v, "virtual"))
+			return bad(err, errlen, k, "unknown clock", v);
+		cfg->clock_virtual = v[0] == 'v';
+		return 0;
 	case K_GC:
 		if (!strcmp(v, "greedy"))
 			cfg->gc_cost_benefit = false;
@@ -408,25 +462,93 @@ static bool key_seen(uint64_t seen, const char *name)
  * needs (2 free blocks plus 2 open blocks per stream) at 256 pages per
  * block: take the largest power of two from 256 down to 8 that the FTL
  * accepts for this size and spare factor (emu_ftl_mem_size() allocates
- * nothing).  If none fits, 256 stays and opening says why.
+ * nothing).  With timing an erase block is a line over @units parallel
+ * units: 256 pages per unit down to 1 (at least 8 pages a line).  If none
+ * fits, 256 stays and opening says why.
  */
-static void fit_ppb(struct emu_config *cfg)
+static void fit_ppb(struct emu_config *cfg, uint32_t units)
 {
 	struct emu_ftl_config fc;
-	uint32_t ppb;
+	uint32_t per;
 
 	memset(&fc, 0, sizeof(fc));
 	fc.logical_pages = (uint32_t)((cfg->size + cfg->page_size - 1) /
 				      cfg->page_size);
 	fc.spare_factor = cfg->spare;
 	fc.nr_streams = cfg->streams;
-	for (ppb = 256; ppb >= 8; ppb /= 2) {
-		fc.pages_per_block = ppb;
+	for (per = 256; per && per * units >= 8; per /= 2) {
+		fc.pages_per_block = per * units;
 		if (emu_ftl_mem_size(&fc) >= 0) {
-			cfg->pages_per_block = ppb;
+			cfg->pages_per_block = per * units;
 			return;
 		}
 	}
+}
+
+/* ---- flash timing keys (TIMING_KEYS) ---- */
+
+#define NAME_ENTRY(name, type, field, mn, mx, prof, acc, help) name,
+static const char *const timing_names[] = { TIMING_KEYS(NAME_ENTRY) };
+
+static uint32_t timing_units(const struct emu_config *c)
+{
+	return c->timing ? c->channels * c->dies * c->planes : 1;
+}
+
+/* The preset's value for every timing key not given. */
+static void timing_fill(struct emu_config *c, uint64_t seen)
+{
+	const struct emu_timing_preset *p = emu_timing_preset(c->timing);
+
+	if (!p)
+		return;
+#define FILL(key, field)						\
+	do {								\
+		if (!key_seen(seen, key))				\
+			c->field = p->field;				\
+	} while (0)
+	FILL("channels", channels);
+	FILL("dies", dies);
+	FILL("planes", planes);
+	FILL("t_read", t_read_us);
+	FILL("t_prog", t_prog_us);
+	FILL("t_erase", t_erase_us);
+	FILL("ch_mbps", ch_mbps);
+	FILL("host_mbps", host_mbps);
+	FILL("cmd_us", cmd_us);
+	FILL("wbuf", wbuf);
+	FILL("gc_bg", gc_bg);
+	FILL("gc_idle", gc_idle_ms);
+#undef FILL
+}
+
+static int timing_validate(const struct emu_config *c, uint64_t seen,
+			   char *err, size_t errlen)
+{
+	uint64_t units = (uint64_t)c->channels * c->dies * c->planes;
+	size_t i;
+
+	/* timing_names[0] is "timing" itself */
+	for (i = 1; i < sizeof(timing_names) / sizeof(*timing_names); i++)
+		if (!c->timing && key_seen(seen, timing_names[i]))
+			return fail(err, errlen, "%s: needs timing=PRESET "
+				    "(mlc|tlc|emmc)", timing_names[i]);
+	if (!c->timing)
+		return 0;
+	if (units > 256)
+		return fail(err, errlen, "channels: channels x dies x planes "
+			    "is %llu; accepts at most 256 parallel units",
+			    (unsigned long long)units);
+	if (key_seen(seen, "ppb") && c->pages_per_block % units)
+		return fail(err, errlen, "ppb: %u is not a multiple of the "
+			    "%llu parallel units (channels x dies x planes): "
+			    "an erase block is a line, one block on each unit",
+			    c->pages_per_block, (unsigned long long)units);
+	if (c->wbuf && c->wbuf < c->page_size)
+		return fail(err, errlen, "wbuf: %llu is less than a page (%u); "
+			    "0: no write buffer", (unsigned long long)c->wbuf,
+			    c->page_size);
+	return 0;
 }
 
 /* Cross-key rules, after every key is known (order does not matter). */
@@ -588,7 +710,10 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 	 * 8 bits, NVMe 2.0 Base 3.3.4): the default of protocol=nvme */
 	if (cfg->nvme && !key_seen(seen, "max_unmap_desc"))
 		cfg->max_unmap_desc = FHINT_NVME_DSM_RANGES_MAX;
+	timing_fill(cfg, seen);
 	ret = validate(cfg, seen, err, errlen);
+	if (!ret)
+		ret = timing_validate(cfg, seen, err, errlen);
 	/* the default reclaim chunk is at least a page */
 	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&
 	    !key_seen(seen, "reclaim") &&
@@ -596,7 +721,7 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 		cfg->reclaim = cfg->page_size;
 	if (!ret && cfg->profile == EMU_PROFILE_FLASH &&
 	    !key_seen(seen, "ppb"))
-		fit_ppb(cfg);
+		fit_ppb(cfg, timing_units(cfg));
 	return ret;
 }
 

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu_clock.h"
 #include "emu_priv.h"
+#include "emu_timing.h"
 #include "fhint/endian.h"
 
 static const struct emu_op *emu_table(size_t t)
@@ -251,20 +253,51 @@ static void dispatch(struct emu_dev *dev, struct fhint_emu_cmd *c)
 		c->status = FHINT_STATUS_GOOD;
 }
 
-int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
+uint64_t emu_dev_time_begin(struct emu_dev *dev)
 {
-	struct emu_dev *dev = (struct emu_dev *)emu;
+	uint64_t now;
+
+	if (!dev->timing)
+		return 0;
+	now = emu_clock_now(dev->clock);
+	/* GC rounds the device ran while idle before this command */
+	while (emu_timing_idle_gc_due(dev->timing, now))
+		if (emu_media_collect(dev) < 0)
+			break;
+	emu_timing_begin(dev->timing, now);
+	return now;
+}
+
+uint64_t emu_dev_time_end(struct emu_dev *dev)
+{
+	return dev->timing ? emu_timing_end(dev->timing) : 0;
+}
+
+void emu_dev_time_wait(struct emu_dev *dev, uint64_t done)
+{
+	if (dev->timing)
+		emu_clock_wait(dev->clock, done);
+}
+
+static bool cmd_usable(const struct emu_dev *dev,
+		       const struct fhint_emu_cmd *c)
+{
+	return dev && c && c->cdb && c->cdb_len &&
+	       c->initiator < FHINT_EMU_MAX_INITIATORS &&
+	       (!c->dout_len || c->dout) && (!c->din_len || c->din);
+}
+
+/* One command under the lock: its outputs and its modeled times. */
+static void run(struct emu_dev *dev, struct fhint_emu_cmd *c)
+{
 	struct fhint_sense s;
 
-	if (!dev || !c || !c->cdb || c->cdb_len == 0 ||
-	    c->initiator >= FHINT_EMU_MAX_INITIATORS ||
-	    (c->dout_len && !c->dout) || (c->din_len && !c->din))
-		return -EINVAL;
 	c->status = FHINT_STATUS_GOOD;
 	c->din_done = 0;
 	c->sense_len = 0;
 
 	pthread_mutex_lock(&dev->lock);
+	c->submit_ns = emu_dev_time_begin(dev);
 	dev->stats.commands++;
 	/* what the medium reported since the last command comes first */
 	emu_dev_media_events(dev);
@@ -274,7 +307,71 @@ int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
 	else
 		dispatch(dev, c);
 	emu_dev_media_events(dev);
+	c->complete_ns = emu_dev_time_end(dev);
 	pthread_mutex_unlock(&dev->lock);
+}
+
+int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!cmd_usable(dev, c))
+		return -EINVAL;
+	run(dev, c);
+	emu_dev_time_wait(dev, c->complete_ns);
+	return 0;
+}
+
+int fhint_emu_submit(struct fhint_emu *emu, struct fhint_emu_cmd *c,
+		     void *tag)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!cmd_usable(dev, c))
+		return -EINVAL;
+	run(dev, c);
+	return emu_clock_push(dev->clock, c->complete_ns, tag);
+}
+
+int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
+		   int64_t timeout_ns)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!dev)
+		return -EINVAL;
+	return emu_clock_reap(dev->clock, tags, max, timeout_ns);
+}
+
+void fhint_emu_reap_interrupt(struct fhint_emu *emu)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (dev)
+		emu_clock_interrupt(dev->clock);
+}
+
+unsigned int fhint_emu_inflight(struct fhint_emu *emu)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	return dev ? emu_clock_inflight(dev->clock) : 0;
+}
+
+uint64_t fhint_emu_clock(struct fhint_emu *emu)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	return dev ? emu_clock_now(dev->clock) : 0;
+}
+
+int fhint_emu_clock_wait(struct fhint_emu *emu, uint64_t ns)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!dev)
+		return -EINVAL;
+	emu_clock_wait(dev->clock, ns);
 	return 0;
 }
 
@@ -320,8 +417,22 @@ int fhint_emu_open(const char *config, struct fhint_emu **out,
 	if (!ret)
 		ret = geometry(dev, &dev->cfg, err, errlen);
 	if (!ret)
+		ret = emu_clock_create(dev->cfg.clock_virtual, &dev->clock);
+	if (!ret)
+		ret = emu_timing_create(&dev->cfg, &dev->timing, err, errlen);
+	if (!ret)
 		ret = emu_media_open(dev, &dev->media, err, errlen);
+	if (!ret && dev->timing) {
+		ret = emu_timing_attach(dev->timing, emu_media_ftl(dev));
+		if (ret) {
+			seterr(err, errlen, "timing: the flash geometry does "
+			       "not fit the parallel units");
+			emu_media_close(dev->media);
+		}
+	}
 	if (ret) {
+		emu_timing_destroy(dev->timing);
+		emu_clock_destroy(dev->clock);
 		free(dev);
 		return ret;
 	}
@@ -343,8 +454,11 @@ void fhint_emu_close(struct fhint_emu *emu)
 	pthread_mutex_lock(&dev->lock);
 	emu_media_close(dev->media);
 	dev->media = NULL;
+	emu_timing_destroy(dev->timing);
+	dev->timing = NULL;
 	pthread_mutex_unlock(&dev->lock);
 	pthread_mutex_destroy(&dev->lock);
+	emu_clock_destroy(dev->clock);
 	free(dev);
 }
 
@@ -372,6 +486,8 @@ void fhint_emu_reset_stats(struct fhint_emu *emu)
 	pthread_mutex_lock(&dev->lock);
 	memset(&dev->stats, 0, sizeof(dev->stats));
 	emu_media_reset_stats(dev);
+	if (dev->timing)
+		emu_timing_reset_stats(dev->timing);
 	pthread_mutex_unlock(&dev->lock);
 }
 
@@ -394,6 +510,9 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 		ret = geometry(&probe, &cfg, err, errlen);
 	if (!ret && probe.nblocks != dev->nblocks) {
 		ret = emu_media_resize(dev, probe.nblocks, err, errlen);
+		if (!ret && dev->timing)
+			ret = emu_timing_attach(dev->timing,
+						emu_media_ftl(dev));
 		if (!ret) {
 			dev->nblocks = probe.nblocks;
 			emu_ua_all(dev, FHINT_UA_CAPACITY_DATA_CHANGED);

@@ -71,6 +71,9 @@ struct emu_ftl {
 	uint64_t ghost[EMU_FTL_GROUPS];	/* host pages per group */
 	emu_ftl_delta_fn cb;
 	void *cb_arg;
+	emu_ftl_nand_fn ncb;		/* NAND observer (timing), or NULL */
+	void *ncb_arg;
+	bool background;		/* in emu_ftl_collect */
 	size_t mem;
 	/* emu_ftl_set_region: mapped pages per region of 2^region_shift
 	 * logical pages (the media's reclaim chunks), NULL: none */
@@ -419,6 +422,22 @@ FTL_HOT void emit(struct emu_ftl *f, bool replay, uint8_t kind, uint8_t log,
 	f->cb(f->cb_arg, &d);
 }
 
+FTL_HOT void nand_emit(struct emu_ftl *f, uint8_t kind, uint8_t log,
+		      uint32_t lpage, uint32_t from, uint32_t to)
+{
+	struct emu_ftl_nand_op op;
+
+	if (!f->ncb)
+		return;
+	op.kind = kind;
+	op.log = log;
+	op.background = f->background;
+	op.lpage = lpage;
+	op.from = from;
+	op.to = to;
+	f->ncb(f->ncb_arg, &op);
+}
+
 /* ---- the four state changes; live path and emu_ftl_apply share them ---- */
 
 FTL_HOT void invalidate(struct emu_ftl *f, uint32_t ppage)
@@ -481,6 +500,9 @@ static void program(struct emu_ftl *f, uint32_t lpage, uint32_t ppage,
 		bucket_add(f, b);
 	}
 	emit(f, replay, kind, log, group, lpage, ppage);
+	if (!replay)
+		nand_emit(f, kind == EMU_FTL_D_WRITE ? EMU_FTL_NAND_WRITE :
+			  EMU_FTL_NAND_MOVE, log, lpage, old, ppage);
 }
 
 FTL_HOT void trim_page(struct emu_ftl *f, uint32_t lpage, bool replay)
@@ -517,6 +539,9 @@ static void erase_block(struct emu_ftl *f, uint32_t b, bool replay)
 	f->free_count++;
 	emit(f, replay, EMU_FTL_D_ERASE, log, EMU_FTL_NO_GROUP,
 	     EMU_FTL_DEALLOC, b);
+	if (!replay)
+		nand_emit(f, EMU_FTL_NAND_ERASE, log, EMU_FTL_DEALLOC,
+			  EMU_FTL_INVALID, b);
 }
 
 /* ---- policy: where to write, what to collect ---- */
@@ -633,6 +658,27 @@ int emu_ftl_write(struct emu_ftl *ftl, uint32_t lpage, uint32_t count,
 			false);
 	}
 	return 0;
+}
+
+int emu_ftl_collect(struct emu_ftl *ftl)
+{
+	int r;
+
+	ftl->background = true;
+	r = gc_one(ftl);
+	ftl->background = false;
+	return r;
+}
+
+uint32_t emu_ftl_free_blocks(const struct emu_ftl *ftl)
+{
+	return ftl->free_count;
+}
+
+void emu_ftl_set_nand_cb(struct emu_ftl *ftl, emu_ftl_nand_fn fn, void *arg)
+{
+	ftl->ncb = fn;
+	ftl->ncb_arg = arg;
 }
 
 int emu_ftl_trim(struct emu_ftl *ftl, uint32_t lpage, uint32_t count)

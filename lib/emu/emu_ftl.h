@@ -205,6 +205,40 @@ ssize_t emu_ftl_delta_decode(struct emu_ftl_delta *d, const uint8_t *buf,
 			     size_t len);
 
 /*
+ * NAND operations, for a timing model (emu_nand.c): every page program
+ * (host write or GC relocation) and every block erase, in the order the
+ * model does them.  A GC round is the relocations of one victim, then its
+ * ERASE: an observer can schedule the round as a whole.  Not called by
+ * emu_ftl_apply (replay) nor for a snapshot load.
+ */
+enum emu_ftl_nand_kind {
+	EMU_FTL_NAND_WRITE = 1,	/* host page: lpage -> to (from: old copy) */
+	EMU_FTL_NAND_MOVE  = 2,	/* GC: lpage moves from -> to */
+	EMU_FTL_NAND_ERASE = 3,	/* block @to erased */
+};
+
+struct emu_ftl_nand_op {
+	uint8_t  kind;		/* enum emu_ftl_nand_kind */
+	uint8_t  log;		/* open-block log written through */
+	bool     background;	/* ERASE / MOVE of emu_ftl_collect */
+	uint32_t lpage;		/* EMU_FTL_DEALLOC for ERASE */
+	uint32_t from;		/* old physical page or EMU_FTL_INVALID */
+	uint32_t to;		/* new physical page; ERASE: the block */
+};
+
+typedef void (*emu_ftl_nand_fn)(void *arg, const struct emu_ftl_nand_op *op);
+/* NULL fn: none. */
+void emu_ftl_set_nand_cb(struct emu_ftl *ftl, emu_ftl_nand_fn fn, void *arg);
+/* Free erase blocks now (O(1)). */
+uint32_t emu_ftl_free_blocks(const struct emu_ftl *ftl);
+/*
+ * One GC round outside a write (background GC when the device is idle):
+ * the victim the policy picks is relocated and erased.  0, or -ENOSPC when
+ * no closed block has an invalid page.
+ */
+int emu_ftl_collect(struct emu_ftl *ftl);
+
+/*
  * Snapshot: the whole state and counters in a raw little-endian layout
  * (version EMU_FTL_SNAP_VERSION, no CRC; spec-notes/ftl.md).  The size
  * depends on the geometry only.  _write: bytes written (always the

@@ -27,6 +27,7 @@
 #include "emu_smr.h"
 #include "emu_store.h"
 #include "emu_thin.h"
+#include "emu_timing.h"
 
 /* Host I/O error -> sense: ENOSPC of the host file system is the thin
  * provisioning answer 27/07 SPACE ALLOCATION FAILED WRITE PROTECT (SBC-4
@@ -190,6 +191,7 @@ int emu_media_read(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 		}
 		done += n;
 	}
+	emu_timing_on_read(dev->timing, lba, nlb);
 	return 0;
 }
 
@@ -324,6 +326,7 @@ int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 		return -ERANGE;
 	if (!nlb)
 		return 0;
+	emu_timing_on_write(dev->timing, lba, nlb, group & 63, fua || !dev->wce);
 	/* GROUP NUMBER is 6 bits; a larger stream id maps modulo 64 */
 	ret = do_write(m, lba, nlb, buf, group & 63, chk);
 	if (ret)
@@ -346,6 +349,7 @@ int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 		return -ERANGE;
 	if (!nlb)
 		return 0;
+	emu_timing_on_write(dev->timing, lba, nlb, group & 63, !dev->wce);
 	if (block) {
 		for (uint64_t i = 0; i < per; i++)
 			memcpy(m->bounce + i * m->lbs, block, m->lbs);
@@ -380,6 +384,7 @@ int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 		return 0;
 	if (m->broken)
 		return media_refuse_broken(chk);
+	emu_timing_on_trim(dev->timing, nlb);
 	if (anchor) {
 		/* ANCHORED: resources stay allocated, data reads as zeros
 		 * (reported as mapped, see the spec note). */
@@ -532,4 +537,27 @@ struct emu_smr *emu_media_smr(struct emu_dev *dev)
 	struct emu_media *m = dev->media;
 
 	return m && m->profile == EMU_PROFILE_SMR_HOST_AWARE ? m->smr : NULL;
+}
+
+struct emu_ftl *emu_media_ftl(struct emu_dev *dev)
+{
+	return dev->media ? dev->media->ftl : NULL;
+}
+
+int emu_media_collect(struct emu_dev *dev)
+{
+	struct emu_media *m = dev->media;
+	int ret, cret = 0;
+
+	if (!m || !m->ftl)
+		return -ENODEV;
+	if (m->broken)
+		return -EIO;
+	media_op_begin(m);
+	ret = emu_ftl_collect(m->ftl);
+	if (m->ndeltas)
+		cret = media_op_commit(m, OP_MODEL, 0, 0, 0);
+	else
+		m->in_op = false;
+	return ret ? ret : cret;
 }

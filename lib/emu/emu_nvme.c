@@ -24,6 +24,7 @@
 #include "emu_identify.h"
 #include "emu_priv.h"
 #include "emu_rw.h"
+#include "emu_timing.h"
 #include "fhint/emu.h"
 #include "fhint/endian.h"
 #include "fhint/nvme_cmd.h"
@@ -536,6 +537,7 @@ static int io_flush(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 	fhint_check_clear(&chk);
 	if (emu_media_sync(dev, &chk))
 		return cpl_media(c, &chk, -EIO);
+	emu_timing_on_flush(dev->timing);
 	return 0;
 }
 
@@ -563,12 +565,14 @@ int fhint_emu_nvme_exec(struct fhint_emu *emu,
 {
 	struct emu_dev *dev = (struct emu_dev *)emu;
 	struct nvme_cpl c = { 0 };
+	uint64_t done;
 
 	if (!dev || !cmd || !status || (cmd->data_len && !data))
 		return -EINVAL;
 	if (!dev->cfg.nvme)
 		return -ENOTSUP;
 	pthread_mutex_lock(&dev->lock);
+	emu_dev_time_begin(dev);
 	dev->stats.commands++;
 	if (is_admin)
 		admin(dev, cmd, data, &c);
@@ -576,7 +580,9 @@ int fhint_emu_nvme_exec(struct fhint_emu *emu,
 		io(dev, cmd, data, &c);
 	if (c.status)
 		dev->stats.check_conditions++;
+	done = emu_dev_time_end(dev);
 	pthread_mutex_unlock(&dev->lock);
+	emu_dev_time_wait(dev, done);
 	*status = c.status;
 	if (result)
 		*result = c.status ? 0 : c.result;

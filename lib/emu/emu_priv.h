@@ -90,6 +90,24 @@ struct emu_config {
 	/* NVMe personality (emu_nvme.c, spec-notes/emulator_nvme.md) */
 	bool     nvme;			/* protocol=scsi|nvme */
 	uint32_t dmrsl;			/* dmrsl=N DSM blocks per range */
+	/* flash timing (emu_timing.c, spec-notes/emulator-timing.md); a
+	 * preset fills what the keys leave out */
+	uint32_t timing;		/* timing=off|PRESET: 0 off, else
+					 * the preset's index + 1 */
+	bool     clock_virtual;		/* clock=real|virtual */
+	uint32_t channels;		/* channels=N */
+	uint32_t dies;			/* dies=N per channel */
+	uint32_t planes;		/* planes=N per die */
+	double   t_read_us;		/* t_read=US page read */
+	double   t_prog_us;		/* t_prog=US page program */
+	double   t_erase_us;		/* t_erase=US block erase */
+	double   ch_mbps;		/* ch_mbps=MB/s channel transfer */
+	double   host_mbps;		/* host_mbps=MB/s host transfer */
+	double   cmd_us;		/* cmd_us=US firmware, per command */
+	uint64_t wbuf;			/* wbuf=BYTES DRAM write buffer */
+	uint32_t gc_bg;			/* gc_bg=N free blocks: idle GC below */
+	double   gc_idle_ms;		/* gc_idle=MS idle before it starts */
+	uint32_t ts_ms;			/* ts_ms=MS time series interval */
 };
 
 /* Fill @cfg with defaults, then parse @str over them.  0 or -EINVAL with
@@ -104,6 +122,9 @@ int emu_config_diff_ok(const struct emu_config *old,
 /* ---- the device ---- */
 
 struct emu_media;
+struct emu_ftl;
+struct emu_timing;
+struct emu_clock;
 
 struct emu_dev {
 	pthread_mutex_t lock;
@@ -127,6 +148,9 @@ struct emu_dev {
 	const struct emu_op *op_index[256];
 	/* NVMe personality: SMART / Health log counters (emu_nvme.c) */
 	uint64_t nvme_read_blocks, nvme_read_cmds, nvme_write_cmds;
+	/* flash timing (NULL: off) and the device clock */
+	struct emu_timing *timing;
+	struct emu_clock *clock;
 };
 
 /* The context one handler runs in. */
@@ -216,6 +240,16 @@ void emu_ua_all(struct emu_dev *dev, enum fhint_ua ua);
 /* Turn the media layer's pending events into unit attentions. */
 void emu_dev_media_events(struct emu_dev *dev);
 
+/*
+ * Time around one command, under dev->lock (timing=PRESET; 0 and nothing
+ * without): begin runs the GC rounds due in the idle time before it and
+ * returns its arrival; end its modeled completion.  After the lock,
+ * time_wait lets the clock reach it (exec; fhint_emu_submit does not).
+ */
+uint64_t emu_dev_time_begin(struct emu_dev *dev);
+uint64_t emu_dev_time_end(struct emu_dev *dev);
+void emu_dev_time_wait(struct emu_dev *dev, uint64_t done);
+
 /* ---- media (emu_media*.c): data + provisioning state ---- */
 
 /* Provisioning status of a run of blocks (SBC-4 5.21.2) */
@@ -287,6 +321,11 @@ uint32_t emu_media_events(struct emu_media *m);
 void emu_media_threshold_rearm(struct emu_media *m);
 /* The shingled model, for emu_cmd_zbc.c (NULL unless host aware). */
 struct emu_smr *emu_media_smr(struct emu_dev *dev);
+/* The flash model, for the timing model (NULL unless flash). */
+struct emu_ftl *emu_media_ftl(struct emu_dev *dev);
+/* One GC round now (idle GC, journaled): 0, -ENOSPC (nothing to
+ * collect), -EIO (the journal failed), -ENODEV (not flash). */
+int emu_media_collect(struct emu_dev *dev);
 /* Tests only: make the backing store's pread/pwrite/fallocate/fdatasync
  * fail (struct emu_store_fault, emu_store.h; NULL disarms).  Returns the
  * calls the previous fault made fail.  Not locked: call it with no
