@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 #include "tcmur_device.h"
 
 #include <fhint/emu.h>
+#include <fhint/emu_timing.h>
 #include <fhint/scsi_proto.h>
 
 #define FHINT_TCMU_SUBTYPE	"fhint"
@@ -52,7 +54,74 @@ struct fhint_tcmu_dev {
 	 * or zeroing per command */
 	uint8_t *bounce;
 	size_t bounce_len;
+	/* timing=PRESET on the real clock: commands complete when due, from
+	 * the reaper thread (asynchronous completion, below) */
+	bool async;
+	atomic_bool stopping;
+	pthread_t reaper;
 };
+
+/*
+ * Asynchronous completion.  tcmu-runner (nr_threads >= 1) sets the
+ * command's done callback, calls handle_cmd on its worker and then
+ * tcmur_cmd_complete() with what handle_cmd returned, which calls done.
+ * For a timed device handle_cmd submits the command (fhint_emu_submit: it
+ * runs at once, outputs final) and puts its own callback in place: the
+ * command is finished by whichever comes last of the worker's
+ * tcmur_cmd_complete() and the reaper finding it due, with the status
+ * handle_cmd computed, through the runner's own done.  So the worker never
+ * waits and the commands the guest queued are in flight together.
+ */
+struct fhint_tcmu_async {
+	void (*done)(struct tcmu_device *dev, struct tcmur_cmd *cmd, int ret);
+	struct tcmu_device *dev;
+	int sts;
+	atomic_int refs;		/* the worker, the reaper */
+};
+
+static void async_release(struct tcmur_cmd *tcmur_cmd)
+{
+	struct fhint_tcmu_async *a = tcmur_cmd->cmd_state;
+	void (*done)(struct tcmu_device *, struct tcmur_cmd *, int);
+	struct tcmu_device *dev;
+	int sts;
+
+	if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	done = a->done;
+	dev = a->dev;
+	sts = a->sts;
+	tcmur_cmd->cmd_state = NULL;
+	free(a);
+	done(dev, tcmur_cmd, sts);
+}
+
+/* The worker's tcmur_cmd_complete() after handle_cmd returned. */
+static void async_done(struct tcmu_device *dev, struct tcmur_cmd *tcmur_cmd,
+		       int ret)
+{
+	(void)dev;
+	(void)ret;
+	async_release(tcmur_cmd);
+}
+
+/* The reaper: commands due on the host clock; at close, until none is
+ * left in flight. */
+static void *reaper_main(void *arg)
+{
+	struct fhint_tcmu_dev *fd = arg;
+	void *tags[64];
+	int i, n;
+
+	for (;;) {
+		if (atomic_load(&fd->stopping) && !fhint_emu_inflight(fd->emu))
+			break;
+		n = fhint_emu_reap(fd->emu, tags, 64, -1);
+		for (i = 0; i < n; i++)
+			async_release(tags[i]);
+	}
+	return NULL;
+}
 
 /* Does the query part of @config hold an item "KEY=..."? */
 static bool cfg_has_key(const char *config, const char *key)
@@ -209,6 +278,25 @@ static int check_geometry(struct tcmu_device *dev, struct fhint_emu *emu)
 	return 0;
 }
 
+/* A device timed on the real clock completes asynchronously. */
+static int start_reaper(struct tcmu_device *dev, struct fhint_tcmu_dev *fd)
+{
+	struct fhint_emu_timing t;
+	int ret;
+
+	if (fhint_emu_timing_get(fd->emu, &t) || !t.enabled || t.clock_virtual)
+		return 0;
+	atomic_init(&fd->stopping, false);
+	ret = pthread_create(&fd->reaper, NULL, reaper_main, fd);
+	if (ret) {
+		tcmu_dev_err(dev, "fhint: no completion thread: %s\n",
+			     strerror(ret));
+		return -ret;
+	}
+	fd->async = true;
+	return 0;
+}
+
 static int fhint_tcmu_open(struct tcmu_device *dev, bool reopen)
 {
 	const char *cfgstring = tcmu_dev_get_cfgstring(dev);
@@ -242,6 +330,8 @@ static int fhint_tcmu_open(struct tcmu_device *dev, bool reopen)
 		goto fail;
 	}
 	ret = check_geometry(dev, fd->emu);
+	if (!ret)
+		ret = start_reaper(dev, fd);
 	if (ret) {
 		fhint_emu_close(fd->emu);
 		goto fail;
@@ -261,6 +351,11 @@ static void fhint_tcmu_close(struct tcmu_device *dev)
 
 	if (!fd)
 		return;
+	if (fd->async) {
+		atomic_store(&fd->stopping, true);
+		fhint_emu_reap_interrupt(fd->emu);
+		pthread_join(fd->reaper, NULL);
+	}
 	fhint_emu_close(fd->emu);
 	tcmur_dev_set_private(dev, NULL);
 	free(fd->bounce);
@@ -383,7 +478,9 @@ static uint8_t *bounce_get(struct fhint_tcmu_dev *fd, size_t len)
  * direction, so the iovec is offered both as data-out and as the data-in
  * buffer: the emulator reads the one and writes the other as the command
  * defines.  Runs on the device's one worker thread (nr_threads, below);
- * the status is returned and tcmu-runner completes the command.
+ * the status is returned and tcmu-runner completes the command, at once,
+ * or for a timed device when the model says (asynchronous completion,
+ * above).
  *
  * No residual can be reported: the kernel's TCMU honours a read length
  * (TCMU_UFLAG_READ_LEN, rsp.read_len) but tcmu-runner 1.5.4's
@@ -399,6 +496,7 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 {
 	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
 	struct tcmulib_cmd *cmd = tcmur_cmd->lib_cmd;
+	struct fhint_tcmu_async *a = NULL;
 	struct fhint_emu_cmd ec;
 	uint8_t *bounce = NULL;
 	size_t len, slen;
@@ -432,7 +530,25 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 	ec.dout_len = len;
 	ec.din_len = len;
 
-	ret = fhint_emu_exec(fd->emu, &ec);
+	if (fd->async) {
+		a = calloc(1, sizeof(*a));
+		if (!a)
+			return TCMU_STS_NO_RESOURCE;
+		a->done = tcmur_cmd->done;
+		a->dev = dev;
+		atomic_init(&a->refs, 2);
+		tcmur_cmd->cmd_state = a;
+		tcmur_cmd->done = async_done;
+		ret = fhint_emu_submit(fd->emu, &ec, tcmur_cmd);
+		if (ret) {
+			tcmur_cmd->done = a->done;
+			tcmur_cmd->cmd_state = NULL;
+			free(a);
+			a = NULL;
+		}
+	} else {
+		ret = fhint_emu_exec(fd->emu, &ec);
+	}
 	if (ret) {
 		tcmu_dev_err(dev, "fhint: exec of opcode 0x%02x failed: %s\n",
 			     cmd->cdb[0], strerror(-ret));
@@ -476,6 +592,8 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 		sts = TCMU_STS_HW_ERR;
 		break;
 	}
+	if (a)
+		a->sts = sts;	/* before the worker's tcmur_cmd_complete */
 	return sts;
 }
 

@@ -9,6 +9,10 @@
  * dlopen() resolves them as it would inside tcmu-runner.  Then it drives
  * the registered struct tcmur_handler: check_config, open, handle_cmd
  * (TEST UNIT READY, INQUIRY, WRITE/READ, READ CAPACITY), reconfig, close.
+ * handle_cmd is called as tcmu-runner's work queue does (nr_threads 1):
+ * the command's done callback set, then tcmur_cmd_complete() with what
+ * handle_cmd returned; a command is finished when done is called, at once
+ * or, for a timed LUN, later from the handler's completion thread.
  * Prints "N passed, N failed"; exit status 0 when nothing failed.
  */
 #include <dlfcn.h>
@@ -140,6 +144,72 @@ void tcmu_dbg_message(struct tcmu_device *dev, const char *funcname,
 	va_end(ap);
 }
 
+/* tcmu-runner's own: the command's done callback does the rest. */
+void tcmur_cmd_complete(struct tcmu_device *dev, void *data, int rc)
+{
+	struct tcmur_cmd *cmd = data;
+
+	cmd->done(dev, cmd, rc);
+}
+
+/* A command in flight: done records how and where it finished. */
+struct smoke_cmd {
+	struct tcmur_cmd cmd;		/* first: done gets its address */
+	struct tcmulib_cmd lib;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int finished;			/* times done was called */
+	int rc;
+	pthread_t by;			/* the thread that finished it */
+};
+
+static void smoke_done(struct tcmu_device *dev, struct tcmur_cmd *cmd,
+		       int rc)
+{
+	struct smoke_cmd *c = (struct smoke_cmd *)cmd;
+
+	(void)dev;
+	pthread_mutex_lock(&c->lock);
+	c->finished++;
+	c->rc = rc;
+	c->by = pthread_self();
+	pthread_cond_signal(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void smoke_init(struct smoke_cmd *c)
+{
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cond, NULL);
+	c->cmd.lib_cmd = &c->lib;
+	c->cmd.done = smoke_done;	/* handle_passthrough() does this */
+}
+
+/* The worker's part: handle_cmd, then tcmur_cmd_complete(). */
+static void smoke_issue(struct tcmu_device *dev, struct smoke_cmd *c)
+{
+	int ret = registered->handle_cmd(dev, &c->cmd);
+
+	tcmur_cmd_complete(dev, &c->cmd, ret);
+}
+
+/* Wait until done was called; its rc. */
+static int smoke_wait(struct smoke_cmd *c)
+{
+	pthread_mutex_lock(&c->lock);
+	while (!c->finished)
+		pthread_cond_wait(&c->cond, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+	return c->rc;
+}
+
+static void smoke_fini(struct smoke_cmd *c)
+{
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->cond);
+}
+
 /* ---- checks ----------------------------------------------------------- */
 
 static int passed, failed;
@@ -159,27 +229,27 @@ static int run(struct tcmu_device *dev, const uint8_t *cdb, size_t cdb_len,
 {
 	uint8_t cdbbuf[32] = { 0 };
 	struct iovec iov[3];
-	struct tcmulib_cmd lib;
-	struct tcmur_cmd cmd;
+	struct smoke_cmd c;
 	size_t cnt = 0, a = len / 3, b = len / 2;
 	int sts;
 
 	memcpy(cdbbuf, cdb, cdb_len);
-	memset(&lib, 0, sizeof(lib));
-	memset(&cmd, 0, sizeof(cmd));
+	smoke_init(&c);
 	if (len) {
 		iov[0] = (struct iovec){ buf, a };
 		iov[1] = (struct iovec){ buf + a, b - a };
 		iov[2] = (struct iovec){ buf + b, len - b };
 		cnt = 3;
 	}
-	lib.cdb = cdbbuf;
-	lib.iovec = iov;
-	lib.iov_cnt = cnt;
-	cmd.lib_cmd = &lib;
-	sts = registered->handle_cmd(dev, &cmd);
+	c.lib.cdb = cdbbuf;
+	c.lib.iovec = iov;
+	c.lib.iov_cnt = cnt;
+	smoke_issue(dev, &c);
+	sts = smoke_wait(&c);
+	CHECK(c.finished == 1);
 	if (sense)
-		memcpy(sense, lib.sense_buf, SENSE_BUFFERSIZE);
+		memcpy(sense, c.lib.sense_buf, SENSE_BUFFERSIZE);
+	smoke_fini(&c);
 	return sts;
 }
 
@@ -197,6 +267,74 @@ static uint64_t read_capacity16(struct tcmu_device *dev, uint32_t *bs)
 		last = last << 8 | d[i];
 	*bs = (uint32_t)d[8] << 24 | d[9] << 16 | d[10] << 8 | d[11];
 	return last;
+}
+
+/*
+ * A timed LUN (timing=tlc, the real clock): 8 writes handed to the worker
+ * one after another each come back from handle_cmd before they finish;
+ * the handler's completion thread finishes them, once each, GOOD; a
+ * command with CHECK CONDITION carries its sense.  A program of 1 s and
+ * no write buffer keep them in flight while the worker goes on.
+ */
+static void timed(struct tcmu_device *dev)
+{
+	struct smoke_cmd c[8];
+	uint8_t cdb[8][10], data[8][4096], sense[SENSE_BUFFERSIZE];
+	struct iovec iov[8];
+	pthread_t self = pthread_self();
+	int i, ready = 0;
+
+	dev->cfgstring = "fhint/?ppb=64&op=0.3&timing=tlc&wbuf=0&t_prog=1000000";
+	dev->num_lbas = 32768;
+	CHECK(registered->open(dev, false) == 0);
+	if (!dev->priv)
+		return;
+	CHECK(run(dev, tur, 6, NULL, 0, sense) == TCMU_STS_PASSTHROUGH_ERR);
+	CHECK(run(dev, tur, 6, NULL, 0, sense) == TCMU_STS_OK);
+	for (i = 0; i < 8; i++) {
+		uint8_t w[10] = { 0x2a, 0, 0, 0, 0, (uint8_t)(8 * i), 0, 0, 8, 0 };
+
+		smoke_init(&c[i]);
+		memcpy(cdb[i], w, sizeof(w));
+		memset(data[i], i + 1, sizeof(data[i]));
+		iov[i] = (struct iovec){ data[i], sizeof(data[i]) };
+		c[i].lib.cdb = cdb[i];
+		c[i].lib.iovec = &iov[i];
+		c[i].lib.iov_cnt = 1;
+		smoke_issue(dev, &c[i]);
+	}
+	for (i = 0; i < 8; i++) {
+		pthread_mutex_lock(&c[i].lock);
+		ready += c[i].finished;
+		pthread_mutex_unlock(&c[i].lock);
+	}
+	CHECK(ready < 8);	/* 1 s programs: still in flight */
+	for (i = 0; i < 8; i++) {
+		CHECK(smoke_wait(&c[i]) == TCMU_STS_OK);
+		CHECK(c[i].finished == 1);
+		CHECK(!pthread_equal(c[i].by, self));
+		CHECK(c[i].cmd.cmd_state == NULL);
+		smoke_fini(&c[i]);
+	}
+	/* the data is there; an error still carries its sense */
+	for (i = 0; i < 8; i++) {
+		uint8_t r[10] = { 0x28, 0, 0, 0, 0, (uint8_t)(8 * i), 0, 0, 8, 0 };
+		uint8_t back[4096];
+
+		CHECK(run(dev, r, 10, back, sizeof(back), NULL) ==
+		      TCMU_STS_OK);
+		CHECK(!memcmp(back, data[i], sizeof(back)));
+	}
+	{
+		uint8_t oor[10] = { 0x28, 0, 0, 0, 0x80, 0, 0, 0, 1, 0 };
+		uint8_t back[512];
+
+		CHECK(run(dev, oor, 10, back, 512, sense) ==
+		      TCMU_STS_PASSTHROUGH_ERR);
+		CHECK((sense[2] & 0xf) == 0x5 && sense[12] == 0x21);
+	}
+	registered->close(dev);
+	CHECK(dev->priv == NULL);
 }
 
 int main(int argc, char **argv)
@@ -332,6 +470,8 @@ int main(int argc, char **argv)
 
 	registered->close(&dev);
 	CHECK(dev.priv == NULL);
+
+	timed(&dev);
 done:
 	dlclose(h);
 	printf("%d passed, %d failed\n", passed, failed);
