@@ -1288,7 +1288,13 @@ static void import_case(const char *keys)
 	pattern(w, 0, 8, 2);
 	CU_ASSERT_EQUAL(pwrite(fd, w, sizeof(w), 9 << 20), 4096);
 	close(fd);
-	emu = emu_t_open(cfg_of(path, keys, true));
+	{
+		char cfg[512];
+
+		snprintf(cfg, sizeof(cfg), "%s&import=1", cfg_of(path, keys,
+								  false));
+		emu = emu_t_open(cfg);
+	}
 	emu_media_get_info(dev_of(emu), &info);
 	CU_ASSERT_TRUE(info.imported);
 	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 18432, 8, r, &chk), 0);
@@ -1770,7 +1776,7 @@ static CU_TestInfo tests[] = {
 	  test_power_loss_zero_page },
 	{ "torn tail: cut off, the unacknowledged write is lost",
 	  test_torn_tail_accepted },
-	{ "a data file without metadata is imported",
+	{ "a data file without metadata is imported (import=1)",
 	  test_import_existing_file },
 	{ "smr: ZBC OUT commands survive a crash",
 	  test_smr_zone_commands_survive_crash },

@@ -51,7 +51,10 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
  */
 #define EMU_KEYS(X)							\
 	X("create", K_BOOL, create, 0, 1, P_ALL, "0|1",			\
-	  "1: create PATH and its metadata when absent (default 0)")	\
+	  "1: make a new LUN at PATH when there is none (default 0)")	\
+	X("import", K_BOOL, import, 0, 1, P_ALL, "0|1",			\
+	  "1: adopt PATH, an existing file without metadata: its data "	\
+	  "extents become mapped (default 0)")				\
 	X("meta", K_PATH, meta_path, 1, EMU_PATH_MAX - 1, P_ALL, "PATH", \
 	  "metadata journal (default PATH.fhint-meta; needs a PATH)")	\
 	X("profile", K_PROFILE, profile, 0, 0, P_ALL,			\
@@ -564,6 +567,8 @@ static int validate(const struct emu_config *c, uint64_t seen,
 				    keys[i].name, profile_names[c->profile]);
 	if (c->create && !c->path[0])
 		return fail(err, errlen, "create: needs a PATH before '?'");
+	if (c->import && !c->path[0])
+		return fail(err, errlen, "import: needs a PATH before '?'");
 	if (c->meta_path[0] && !c->path[0])
 		return fail(err, errlen, "meta: needs a PATH before '?'");
 	if (c->direct_min && !c->path[0])

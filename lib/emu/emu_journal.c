@@ -213,6 +213,13 @@ static void hdr_encode(uint8_t *h, const struct emu_journal_ident *id,
 	fhint_put_le32(h + 124, emu_crc32c(0, h, 124));
 }
 
+bool emu_journal_is_header(const uint8_t *h, size_t len)
+{
+	return len >= EMU_JOURNAL_HDR_LEN &&
+	       !memcmp(h, EMU_JOURNAL_MAGIC, 8) &&
+	       fhint_get_le32(h + 124) == emu_crc32c(0, h, 124);
+}
+
 static void hdr_decode(const uint8_t *h, struct emu_journal_ident *id,
 		       uint32_t *generation)
 {
@@ -372,7 +379,9 @@ static int sync_dir(const char *path)
 }
 
 /* Write header + one record to PATH.tmp, fsync, rename over PATH, fsync
- * the directory.  Returns the open fd or a negative errno. */
+ * the directory.  Returns the open fd, locked (emu_lock_file) before it
+ * takes PATH's place, or a negative errno: -EBUSY when PATH.tmp is a
+ * file some open device holds (it is left alone). */
 static int write_new(const char *path, const struct emu_journal_ident *id,
 		     uint32_t generation, uint16_t type, const uint8_t *ckpt,
 		     size_t len)
@@ -384,11 +393,22 @@ static int write_new(const char *path, const struct emu_journal_ident *id,
 
 	if (asprintf(&tmp, "%s.tmp", path) < 0)
 		return -ENOMEM;
-	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(tmp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		free(tmp);
 		return ret;
+	}
+	/* emptied only once it is ours: never a file another device holds */
+	ret = emu_lock_file(fd, false);
+	if (ret) {
+		close(fd);
+		free(tmp);
+		return ret;
+	}
+	if (ftruncate(fd, 0) < 0) {
+		ret = -errno;
+		goto fail;
 	}
 	hdr_encode(h, id, generation);
 	iov[0] = (struct iovec){ h, sizeof(h) };
@@ -401,14 +421,15 @@ static int write_new(const char *path, const struct emu_journal_ident *id,
 		ret = -errno;
 	if (!ret)
 		ret = sync_dir(path);
-	if (ret) {
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return ret;
-	}
+	if (ret)
+		goto fail;
 	free(tmp);
 	return fd;
+fail:
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+	return ret;
 }
 
 int emu_journal_create(const char *path, const struct emu_journal_ident *id,
@@ -456,6 +477,15 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 		ret = -errno;
 		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
 				  strerror(-ret));
+	}
+	/* the journal is locked as the data file is, for as long as the
+	 * device is open: another device can use neither */
+	ret = emu_lock_file(fd, false);
+	if (ret) {
+		close(fd);
+		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
+				  ret == -EBUSY ? "in use by another device "
+				  "(locked)" : strerror(-ret));
 	}
 	if (fstat(fd, &st) < 0) {
 		ret = -errno;

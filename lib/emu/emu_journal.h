@@ -94,6 +94,9 @@ typedef int (*emu_journal_rec_fn)(void *arg, uint16_t type,
 
 uint32_t emu_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/* Do @len bytes at @h start with a journal header (magic and CRC)? */
+bool emu_journal_is_header(const uint8_t *h, size_t len);
+
 /* Fill @id->uuid with random bytes (getrandom). */
 int emu_journal_new_uuid(uint8_t *uuid);
 
@@ -106,7 +109,8 @@ int emu_journal_create(const char *path, const struct emu_journal_ident *id,
 		       struct emu_journal **out, char *err, size_t errlen);
 
 /*
- * Open an existing journal: -ENOENT if absent; -EBADMSG with @err naming
+ * Open an existing journal and lock it (emu_lock_file: -EBUSY while
+ * another device holds it); -ENOENT if absent; -EBADMSG with @err naming
  * the field if the header is not ours, has a bad CRC, or its identity
  * differs from @want (the UUID is not compared: it is returned in
  * @found_uuid for the caller to check against the data file).

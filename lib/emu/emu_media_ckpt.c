@@ -522,8 +522,9 @@ static int replay_journal(struct emu_media *m, const uint8_t *found,
 	return 0;
 }
 
-/* No metadata: a new device (import the data file if it existed). */
-static int create_journal(struct emu_media *m, bool existed, char *err,
+/* No metadata: a new device; with @import the data file's extents become
+ * mapped. */
+static int create_journal(struct emu_media *m, bool import, char *err,
 			  size_t errlen)
 {
 	uint8_t *b;
@@ -533,7 +534,7 @@ static int create_journal(struct emu_media *m, bool existed, char *err,
 	if (ret)
 		return emu_seterr(err, errlen, ret, "getrandom: %s",
 				  strerror(-ret));
-	if (existed) {
+	if (import) {
 		ret = import_data(m, err, errlen);
 		if (ret)
 			return ret;
@@ -557,12 +558,119 @@ static int create_journal(struct emu_media *m, bool existed, char *err,
 	return ret;
 }
 
+/*
+ * The two files of a device are two files, and the data file is not the
+ * journal of some device: meta= naming the data file (or the file its
+ * compaction writes) would replace the data by the journal, and a journal
+ * taken for data would be overwritten by blocks.  Whatever the spelling:
+ * the files are compared by device and inode.  (A data file whose first
+ * block happens to hold a journal header carries its device's UUID tag.)
+ */
+static int check_pair(struct emu_media *m, char *err, size_t errlen)
+{
+	const char *path = m->dev->cfg.path;
+	uint8_t h[EMU_JOURNAL_HDR_LEN], tag[EMU_STORE_UUID_LEN];
+	char tmp[sizeof(m->meta) + 4];
+	uint64_t len;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", m->meta);
+	if (emu_store_same_file(m->store, m->meta) > 0)
+		return emu_seterr(err, errlen, -EINVAL, "meta: %s is the "
+				  "backing file %s itself; the metadata needs a "
+				  "file of its own (leave meta= out for "
+				  "PATH%s)", m->meta, path, META_SUFFIX);
+	if (emu_store_same_file(m->store, tmp) > 0)
+		return emu_seterr(err, errlen, -EINVAL, "meta: %s, which "
+				  "compaction writes, is the backing file %s; "
+				  "name another metadata file", tmp, path);
+	if (!emu_store_length(m->store, &len) && len >= sizeof(h) &&
+	    !emu_store_read(m->store, 0, h, sizeof(h)) &&
+	    emu_journal_is_header(h, sizeof(h)) &&
+	    emu_store_get_uuid(m->store, tag))
+		return emu_seterr(err, errlen, -EINVAL, "backing file %s is "
+				  "the metadata journal of an emulated LUN (an "
+				  "%s header), not a data file; name that "
+				  "LUN's data file, or another PATH", path,
+				  EMU_JOURNAL_MAGIC);
+	return 0;
+}
+
+/* Does the file hold any data (an extent that is not a hole)? */
+static int has_data(struct emu_media *m, bool *data)
+{
+	uint64_t off, len;
+	int ret = emu_store_next_data(m->store, 0, &off, &len);
+
+	*data = len != 0;
+	return ret;
+}
+
+/*
+ * A data file without metadata.  create=1 makes a new LUN only: on a file
+ * it made now, or one with nothing in it (empty, or holes only: what a
+ * kill during creation leaves); a file that holds data is adopted only
+ * with import=1 (its data extents become mapped).  A file longer than the
+ * capacity is refused.  Then the file is given the capacity's length.
+ */
+static int check_adopt(struct emu_media *m, bool *import, char *err,
+		       size_t errlen)
+{
+	const struct emu_config *cfg = &m->dev->cfg;
+	uint64_t cap = m->nblocks * m->lbs, len;
+	bool data = false;
+	int ret;
+
+	*import = false;
+	ret = emu_store_length(m->store, &len);
+	if (!ret && !emu_store_created(m->store))
+		ret = has_data(m, &data);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "backing file %s: %s",
+				  cfg->path, strerror(-ret));
+	if (data && !cfg->import)
+		return emu_seterr(err, errlen, cfg->create ? -EEXIST : -ENOENT,
+				  "backing file %s holds data and has no "
+				  "metadata %s: %s; import=1 adopts the file "
+				  "(its data extents become mapped)", cfg->path,
+				  m->meta, cfg->create ? "create=1 only makes "
+				  "a new LUN" : "it is not an emulated LUN");
+	if (!data && !cfg->create && !cfg->import)
+		return emu_seterr(err, errlen, -ENOENT, "metadata %s is "
+				  "missing; create=1 makes a new LUN on the "
+				  "empty file %s", m->meta, cfg->path);
+	if (len > cap)
+		return emu_seterr(err, errlen, -EINVAL, "backing file %s is "
+				  "%llu bytes, larger than size=%llu",
+				  cfg->path, (unsigned long long)len,
+				  (unsigned long long)cap);
+	ret = emu_store_resize(m->store, cap);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "backing file %s: %s",
+				  cfg->path, strerror(-ret));
+	*import = data;
+	return 0;
+}
+
+/* Writes of at least direct= bytes go O_DIRECT when the file allows. */
+static void set_direct(struct emu_media *m)
+{
+	const struct emu_config *cfg = &m->dev->cfg;
+	int ret;
+
+	if (!cfg->direct_min)
+		return;
+	ret = emu_store_set_direct(m->store, cfg->direct_min);
+	if (ret)	/* a LUN all the same, through the page cache */
+		fprintf(stderr, "fhint emu: %s: no O_DIRECT here (%s); "
+			"direct= off\n", cfg->path, strerror(-ret));
+}
+
 int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 {
 	const struct emu_config *cfg = &m->dev->cfg;
 	uint8_t found[EMU_JOURNAL_UUID_LEN];
 	struct stat st;
-	bool existed, have_meta;
+	bool have_meta, import;
 	int ret;
 
 	if (cfg->meta_path[0])
@@ -572,20 +680,13 @@ int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 			 META_SUFFIX);
 	media_ident_of(m, cfg);
 	have_meta = stat(m->meta, &st) == 0;
-	if (have_meta) {
-		ret = emu_journal_open(m->meta, &m->ident, found, &m->jr, err,
-				       errlen);
-		if (ret)
-			return ret;
-		memcpy(m->ident.uuid, found, sizeof(found));
-	} else if (errno != ENOENT) {
+	if (!have_meta && errno != ENOENT)
 		return emu_seterr(err, errlen, -errno, "metadata %s: %s",
 				  m->meta, strerror(errno));
-	}
 	/* with metadata the data file must exist: never create it then */
-	ret = emu_store_open(cfg->path, cfg->create && !have_meta, have_meta,
-			     m->nblocks * m->lbs, &m->store, &existed, err,
-			     errlen);
+	ret = emu_store_open(cfg->path, cfg->create && !have_meta ?
+			     EMU_STORE_CREATE : 0, m->nblocks * m->lbs,
+			     &m->store, err, errlen);
 	if (ret == -ENOENT && have_meta)
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s exists "
 				  "but the backing file %s did not: refusing "
@@ -594,17 +695,21 @@ int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	m->info.punches = emu_store_punches(m->store);
-	if (cfg->direct_min) {
-		ret = emu_store_set_direct(m->store, cfg->direct_min);
-		if (ret)	/* a LUN all the same, through the page cache */
-			fprintf(stderr, "fhint emu: %s: no O_DIRECT here (%s); "
-				"direct= off\n", cfg->path, strerror(-ret));
-	}
-	if (have_meta)
+	ret = check_pair(m, err, errlen);
+	if (ret)
+		return ret;
+	if (have_meta) {
+		ret = emu_journal_open(m->meta, &m->ident, found, &m->jr, err,
+				       errlen);
+		if (ret)
+			return ret;
+		memcpy(m->ident.uuid, found, sizeof(found));
+		set_direct(m);
 		return replay_journal(m, found, err, errlen);
-	if (existed && !cfg->create)
-		return emu_seterr(err, errlen, -ENOENT, "metadata %s is "
-				  "missing; create=1 imports %s (its data "
-				  "extents become mapped)", m->meta, cfg->path);
-	return create_journal(m, existed, err, errlen);
+	}
+	ret = check_adopt(m, &import, err, errlen);
+	if (ret)
+		return ret;
+	set_direct(m);
+	return create_journal(m, import, err, errlen);
 }

@@ -154,8 +154,8 @@ static uint64_t default_compact_limit(const struct emu_media *m)
 /* A memory device: anonymous store, a new UUID, no journal. */
 static int open_memory(struct emu_media *m, char *err, size_t errlen)
 {
-	int ret = emu_store_open(NULL, true, false, m->nblocks * m->lbs,
-				 &m->store, NULL, err, errlen);
+	int ret = emu_store_open(NULL, 0, m->nblocks * m->lbs, &m->store,
+				 err, errlen);
 
 	if (ret)
 		return ret;
@@ -228,7 +228,11 @@ void emu_media_close(struct emu_media *m)
 	    emu_journal_tail_bytes(m->jr))
 		media_compact(m);
 	emu_journal_close(m->jr);
-	emu_store_close(m->store);
+	/* a refused open leaves no file it made behind */
+	if (m->opened)
+		emu_store_close(m->store);
+	else
+		emu_store_discard(m->store);
 	emu_ftl_destroy(m->ftl);
 	emu_smr_destroy(m->smr);
 	emu_thin_destroy(m->thin);

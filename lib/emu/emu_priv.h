@@ -46,6 +46,8 @@ struct emu_config {
 	char     path[EMU_PATH_MAX];	/* backing file; "" = anonymous memory */
 	char     meta_path[EMU_PATH_MAX]; /* journal; "" = PATH + ".fhint-meta" */
 	bool     create;		/* create=1: make the files if absent */
+	bool     import;		/* import=1: adopt a data file that
+					 * has no metadata */
 	enum emu_profile profile;	/* profile=flash|smr-host-aware|
 					 * smr-drive-managed|thin */
 	uint64_t size;			/* size=BYTES (K/M/G/T suffixes) */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
@@ -26,6 +25,10 @@ struct emu_store {
 	int fd;
 	char *path;		/* the file's (NULL: memfd) */
 	bool file;		/* false: memfd */
+	bool rdonly;		/* EMU_STORE_RDONLY: never written */
+	bool created;		/* this open made the file */
+	dev_t dev;		/* the file's identity */
+	ino_t ino;
 	bool punch;		/* FALLOC_FL_PUNCH_HOLE works */
 	uint64_t size;
 	/* test-only fault injection (emu_store_set_fault) */
@@ -70,113 +73,109 @@ static bool probe_punch(int fd, uint64_t size)
 	return errno != EOPNOTSUPP && errno != ENOSYS;
 }
 
-int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
-		   struct emu_store **out, bool *existed,
-		   char *err, size_t errlen)
+/* The memory store: a memfd of @size bytes. */
+static int open_memory(struct emu_store *s, uint64_t size, char *err,
+		       size_t errlen)
+{
+	int ret;
+
+	s->fd = memfd_create("fhint-emu", MFD_CLOEXEC);
+	if (s->fd < 0)
+		return emu_seterr(err, errlen, -errno, "memfd_create: %s",
+				  strerror(errno));
+	if (ftruncate(s->fd, (off_t)size) < 0) {
+		ret = -errno;
+		return emu_seterr(err, errlen, ret, "memory store of %llu "
+				  "bytes: %s", (unsigned long long)size,
+				  strerror(-ret));
+	}
+	s->punch = probe_punch(s->fd, size);
+	return 0;
+}
+
+/* Open (or make) the file, lock it, check it is a regular file. */
+static int open_file(struct emu_store *s, const char *path,
+		     unsigned int flags, char *err, size_t errlen)
+{
+	bool ro = flags & EMU_STORE_RDONLY;
+	struct stat st;
+	int ret;
+
+	s->file = true;
+	s->rdonly = ro;
+	s->path = strdup(path);
+	if (!s->path)
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
+	s->fd = open(path, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+	if (s->fd < 0 && errno == ENOENT && (flags & EMU_STORE_CREATE) &&
+	    !ro) {
+		s->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
+			     0644);
+		s->created = s->fd >= 0;
+	}
+	if (s->fd < 0) {
+		ret = -errno;
+		if (ret == -ENOENT)
+			return emu_seterr(err, errlen, ret, "backing file %s: "
+					  "%s (create=1 makes it)", path,
+					  strerror(-ret));
+		return emu_seterr(err, errlen, ret, "backing file %s: %s",
+				  path, strerror(-ret));
+	}
+	if (fstat(s->fd, &st) < 0)
+		return emu_seterr(err, errlen, -errno, "backing file %s: %s",
+				  path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return emu_seterr(err, errlen, -EINVAL, "backing file %s: not "
+				  "a regular file", path);
+	/* one device per file, for as long as it is open: a second opener
+	 * would corrupt the metadata (readers share) */
+	ret = emu_lock_file(s->fd, ro);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "backing file %s: %s",
+				  path, ret == -EBUSY ? "in use by another "
+				  "device (locked)" : strerror(-ret));
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	if (!ro) {
+		s->punch = probe_punch(s->fd, (uint64_t)st.st_size);
+		if (!s->punch)
+			fprintf(stderr, "fhint emu: %s: the file system cannot "
+				"punch holes; deallocation writes zeros "
+				"instead\n", path);
+	}
+	return 0;
+}
+
+int emu_store_open(const char *path, unsigned int flags, uint64_t size,
+		   struct emu_store **out, char *err, size_t errlen)
 {
 	struct emu_store *s;
-	struct stat st;
-	int fd, ret;
+	int ret;
 
 	*out = NULL;
-	if (existed)
-		*existed = false;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
-	if (!path || !*path) {
-		fd = memfd_create("fhint-emu", MFD_CLOEXEC);
-		if (fd < 0) {
-			ret = -errno;
-			free(s);
-			return emu_seterr(err, errlen, ret, "memfd_create: %s",
-					  strerror(-ret));
-		}
-	} else {
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT && create)
-			fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
-				  0644);
-		else if (fd >= 0 && existed)
-			*existed = true;
-		if (fd < 0) {
-			ret = -errno;
-			free(s);
-			if (ret == -ENOENT)
-				return emu_seterr(err, errlen, ret, "backing "
-						  "file %s: %s (create=1 makes "
-						  "it)", path, strerror(-ret));
-			return emu_seterr(err, errlen, ret, "backing file %s: "
-					  "%s", path, strerror(-ret));
-		}
-		s->file = true;
-		s->path = strdup(path);
-		if (!s->path) {
-			ret = -ENOMEM;
-			goto out_close;
-		}
-	}
-	s->fd = fd;
+	s->fd = -1;
 	s->dfd = -1;
-	if (fstat(fd, &st) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
-	/* one device per file: a second opener would corrupt the journal */
-	if (s->file && flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		ret = errno == EWOULDBLOCK ? -EBUSY : -errno;
-		if (err && errlen)
-			snprintf(err, errlen, "backing file %s: %s", path,
-				 ret == -EBUSY ? "in use by another device "
-				 "(locked)" : strerror(-ret));
-		goto out_close_quiet;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		if (err && errlen)
-			snprintf(err, errlen, "backing file %s: not a regular "
-				 "file", path);
-		ret = -EINVAL;
-		goto out_close_quiet;
-	}
-	if ((uint64_t)st.st_size > size && !fit) {
-		if (err && errlen)
-			snprintf(err, errlen, "backing file %s is %llu bytes, "
-				 "larger than size=%llu", path,
-				 (unsigned long long)st.st_size,
-				 (unsigned long long)size);
-		ret = -EINVAL;
-		goto out_close_quiet;
-	}
-	/* a longer or shorter file with @fit is left alone until the caller
-	 * trusts the metadata (emu_store_resize fits it then) */
-	if ((uint64_t)st.st_size < size && !fit &&
-	    ftruncate(fd, (off_t)size) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
 	s->size = size;
-	s->punch = probe_punch(fd, size);
-	if (!s->punch && s->file)
-		fprintf(stderr, "fhint emu: %s: the file system cannot punch "
-			"holes; deallocation writes zeros instead\n", path);
+	ret = path && *path ? open_file(s, path, flags, err, errlen) :
+	      open_memory(s, size, err, errlen);
+	if (ret) {
+		emu_store_close(s);
+		return ret;
+	}
 	*out = s;
 	return 0;
-
-out_close:
-	emu_seterr(err, errlen, ret, "backing file %s: %s",
-		   path ? path : "(memory)", strerror(-ret));
-out_close_quiet:
-	close(fd);
-	free(s->path);
-	free(s);
-	return ret;
 }
 
 void emu_store_close(struct emu_store *s)
 {
 	if (!s)
 		return;
-	close(s->fd);
+	if (s->fd >= 0)
+		close(s->fd);
 	if (s->dfd >= 0)
 		close(s->dfd);
 	free(s->path);
@@ -258,6 +257,8 @@ int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 
 	if (ret)
 		return ret;
+	if (s->rdonly)
+		return -EROFS;
 	ret = write_direct(s, &off, &p, &len);
 	if (ret < 0)
 		return ret;
@@ -301,6 +302,8 @@ int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len)
 
 	if (!len)
 		return 0;
+	if (s->rdonly)
+		return -EROFS;
 	if (off > s->size || len > s->size - off)
 		return -ERANGE;
 	ret = fault_check(s, EMU_STORE_FAULT_ZERO, off, len);
@@ -327,13 +330,15 @@ int emu_store_sync(struct emu_store *s)
 
 	if (ret)
 		return ret;
-	if (!s->file)
+	if (!s->file || s->rdonly)
 		return 0;
 	return fdatasync(s->fd) < 0 ? -errno : 0;
 }
 
 int emu_store_resize(struct emu_store *s, uint64_t size)
 {
+	if (s->rdonly)
+		return -EROFS;
 	if (ftruncate(s->fd, (off_t)size) < 0)
 		return -errno;
 	s->size = size;
@@ -353,7 +358,7 @@ int emu_store_set_direct(struct emu_store *s, uint64_t min)
 		close(s->dfd);
 	s->dfd = -1;
 	s->direct_min = 0;
-	if (!min || !s->file)
+	if (!min || !s->file || s->rdonly)
 		return 0;
 	fd = open(s->path, O_RDWR | O_DIRECT | O_CLOEXEC);
 	if (fd < 0)
@@ -405,6 +410,31 @@ void emu_store_no_punch(struct emu_store *s)
 bool emu_store_is_file(const struct emu_store *s)
 {
 	return s->file;
+}
+
+bool emu_store_created(const struct emu_store *s)
+{
+	return s->created;
+}
+
+int emu_store_same_file(const struct emu_store *s, const char *path)
+{
+	struct stat st;
+
+	if (!s->file)
+		return 0;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return st.st_dev == s->dev && st.st_ino == s->ino;
+}
+
+void emu_store_discard(struct emu_store *s)
+{
+	if (s && s->created && s->path) {
+		unlink(s->path);
+		s->created = false;
+	}
+	emu_store_close(s);
 }
 
 int emu_store_length(const struct emu_store *s, uint64_t *bytes)
@@ -464,6 +494,8 @@ int emu_store_set_uuid(struct emu_store *s, const uint8_t *uuid)
 {
 	if (!s->file)
 		return -ENOTSUP;
+	if (s->rdonly)
+		return -EROFS;
 	if (fsetxattr(s->fd, EMU_STORE_XATTR, uuid, EMU_STORE_UUID_LEN, 0) < 0)
 		return errno == ENOTSUP ? -ENOTSUP : -errno;
 	return 0;

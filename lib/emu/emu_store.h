@@ -22,21 +22,29 @@
 struct emu_store;
 
 /*
- * Open @path (NULL or "" = anonymous memory) holding @size bytes.  A
- * missing file is created with @create, else -ENOENT.  A shorter file is
- * extended (sparse); a longer one is refused (-EINVAL: it is not ours or
- * has another size) unless @fit (the metadata says the capacity is @size:
- * a crash during a shrink left the tail), which leaves a longer or shorter
- * file as it is for the caller to fit with emu_store_resize once it
- * trusts the metadata.
- * *existed tells whether the file was there before.  The file is locked
- * (flock LOCK_EX): a second open of it fails with -EBUSY.
+ * Open @path (NULL or "" = anonymous memory of @size bytes).  A missing
+ * file is created with EMU_STORE_CREATE (never with EMU_STORE_RDONLY),
+ * else -ENOENT.  The file's length is left as it is: the caller, once it
+ * trusts the metadata (or has none), fits it with emu_store_resize.  The
+ * file is locked for as long as it is open (emu_lock_file: exclusive, or
+ * shared with EMU_STORE_RDONLY): a conflicting open, in this process or
+ * another, fails with -EBUSY.  EMU_STORE_RDONLY opens it O_RDONLY; every
+ * call that would change it returns -EROFS.
  * 0, or a negative errno with a one-line reason in @err.
  */
-int emu_store_open(const char *path, bool create, bool fit, uint64_t size,
-		   struct emu_store **out, bool *existed,
-		   char *err, size_t errlen);
+#define EMU_STORE_CREATE	(1u << 0)
+#define EMU_STORE_RDONLY	(1u << 1)
+int emu_store_open(const char *path, unsigned int flags, uint64_t size,
+		   struct emu_store **out, char *err, size_t errlen);
 void emu_store_close(struct emu_store *s);
+/* Close, and remove the file if this open created it (a refused open
+ * leaves nothing behind). */
+void emu_store_discard(struct emu_store *s);
+/* Did this open create the file? */
+bool emu_store_created(const struct emu_store *s);
+/* Does @path name the store's file (the same device and inode, whatever
+ * the spelling)?  1, 0 (no, or @path does not exist), negative errno. */
+int emu_store_same_file(const struct emu_store *s, const char *path);
 
 /* Whole transfers or a negative errno (-EIO, -ENOSPC, ...). */
 int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len);

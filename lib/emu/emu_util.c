@@ -2,6 +2,9 @@
 /*
  * lib/emu/emu_util.c - see emu_util.h.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -40,4 +43,18 @@ void *emu_grow(void *buf, size_t *cap, size_t need, size_t size, size_t min)
 		return NULL;
 	*cap = c;
 	return p;
+}
+
+int emu_lock_file(int fd, bool shared)
+{
+	struct flock fl = {
+		.l_type = shared ? F_RDLCK : F_WRLCK,
+		.l_whence = SEEK_SET,
+		.l_start = 0,
+		.l_len = 0,		/* the whole file, however long */
+	};
+
+	if (fcntl(fd, F_OFD_SETLK, &fl) == 0)
+		return 0;
+	return errno == EAGAIN || errno == EACCES ? -EBUSY : -errno;
 }

@@ -1,0 +1,484 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the emulated LUN refuses so that a mistake in a configuration
+ * string never destroys a file (README, "Reliability"): create=1 never
+ * takes over a file that holds data (import=1 does, on purpose); every
+ * refusal leaves the files byte for byte as they were, and a refused
+ * creation leaves nothing behind.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "emu_test.h"
+#include "emu_priv.h"
+#include "emu_journal.h"
+#include "emu_media.h"
+
+static struct emu_dev *dev_of(struct fhint_emu *emu)
+{
+	return (struct emu_dev *)emu;
+}
+
+/* A fresh file name in the test directory (nothing there yet). */
+static const char *tpath(const char *name)
+{
+	static char buf[4][256];
+	static int n;
+	char *p = buf[n++ & 3];
+	char meta[300];
+
+	snprintf(p, 256, "%s/%s", emu_t_tmpdir(), name);
+	snprintf(meta, sizeof(meta), "%s.fhint-meta", p);
+	unlink(p);
+	unlink(meta);
+	return p;
+}
+
+static const char *meta_of(const char *path)
+{
+	static char buf[2][300];
+	static int n;
+	char *p = buf[n++ & 1];
+
+	snprintf(p, 300, "%s.fhint-meta", path);
+	return p;
+}
+
+static int try_open(const char *cfg, struct fhint_emu **emu, char *err,
+		    size_t errlen)
+{
+	*emu = NULL;
+	err[0] = '\0';
+	return fhint_emu_open(cfg, emu, err, errlen);
+}
+
+/* Everything of a file a refused open must leave alone. */
+struct fstate {
+	bool exists;
+	off_t size;
+	blkcnt_t blocks;
+	uint32_t crc;
+	bool tagged;		/* user.fhint.uuid */
+};
+
+static struct fstate fstate_of(const char *path)
+{
+	struct fstate f = { 0 };
+	uint8_t buf[65536], tag[16];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return f;
+	CU_ASSERT_EQUAL(fstat(fd, &st), 0);
+	f.exists = true;
+	f.size = st.st_size;
+	f.blocks = st.st_blocks;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		f.crc = emu_crc32c(f.crc, buf, (size_t)n);
+	f.tagged = fgetxattr(fd, "user.fhint.uuid", tag, sizeof(tag)) >= 0;
+	close(fd);
+	return f;
+}
+
+#define ASSERT_SAME_FILE(a, b) do {					\
+	CU_ASSERT_EQUAL((a).exists, (b).exists);			\
+	CU_ASSERT_EQUAL((a).size, (b).size);				\
+	CU_ASSERT_EQUAL((a).blocks, (b).blocks);			\
+	CU_ASSERT_EQUAL((a).crc, (b).crc);				\
+	CU_ASSERT_EQUAL((a).tagged, (b).tagged);			\
+} while (0)
+
+/* @len bytes of text, as a copy of /etc/services would be. */
+static void write_text(const char *path, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_FATAL(f != NULL);
+	for (size_t i = 0; i < len; i++)
+		fputc(i % 64 == 63 ? '\n' : 'a' + (int)(i % 26), f);
+	fclose(f);
+}
+
+static bool exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* ---- create=1 only creates ---- */
+
+static void test_create_never_adopts_data(void)
+{
+	const char *path = tpath("services");
+	struct fhint_emu *emu;
+	struct fstate before, after;
+	char cfg[512], err[512];
+	uint8_t r[4096];
+	struct fhint_check chk;
+
+	write_text(path, 12813);
+	before = fstate_of(path);
+	/* create=1 on a file that holds data: refused, nothing touched */
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=64M", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), -EEXIST);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "create=1 only makes a new LUN"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "import=1"));
+	after = fstate_of(path);
+	ASSERT_SAME_FILE(before, after);
+	CU_ASSERT_FALSE(exists(meta_of(path)));
+	/* without create=1 as well */
+	snprintf(cfg, sizeof(cfg), "%s?size=64M", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "import=1"));
+	after = fstate_of(path);
+	ASSERT_SAME_FILE(before, after);
+	CU_ASSERT_FALSE(exists(meta_of(path)));
+	/* import=1 adopts it: the text reads back, the file has the
+	 * capacity's length */
+	snprintf(cfg, sizeof(cfg), "%s?import=1&size=64M", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	memset(&chk, 0, sizeof(chk));
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 0, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(r[0], 'a');
+	CU_ASSERT_EQUAL(r[63], '\n');
+	fhint_emu_close(emu);
+	after = fstate_of(path);
+	CU_ASSERT_EQUAL(after.size, 64 << 20);
+	CU_ASSERT_TRUE(exists(meta_of(path)));
+	/* and from now on it is a LUN: create=1 reopens it */
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=64M", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	fhint_emu_close(emu);
+}
+
+static void test_create_adopts_files_without_data(void)
+{
+	const char *path = tpath("empty.img");
+	struct fhint_emu *emu;
+	struct emu_media_info info;
+	char cfg[512], err[512];
+	int fd;
+
+	/* an empty file (mktemp) */
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_FALSE(info.imported);
+	fhint_emu_close(emu);
+	/* holes only: what a kill during a creation leaves */
+	path = tpath("holes.img");
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftruncate(fd, 16 << 20), 0);
+	close(fd);
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	fhint_emu_close(emu);
+	/* but an empty file is not a LUN without create=1 */
+	path = tpath("empty2.img");
+	fd = open(path, O_RDWR | O_CREAT, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	snprintf(cfg, sizeof(cfg), "%s?size=16M", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "create=1"));
+	CU_ASSERT_EQUAL(fstate_of(path).size, 0);
+}
+
+static void test_refused_create_leaves_nothing(void)
+{
+	const char *path = tpath("never.img");
+	struct fhint_emu *emu;
+	char cfg[512], err[512];
+
+	/* the metadata cannot be made (its directory does not exist): the
+	 * data file made a moment before goes again */
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M&meta=%s/nodir/m",
+		 path, emu_t_tmpdir());
+	CU_ASSERT_NOT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "nodir"));
+	CU_ASSERT_FALSE(exists(path));
+}
+
+/* ---- the two files of a LUN are two files; a journal is not data ---- */
+
+/* Open @cfg, expect @want, and leave both files as they were. */
+static void refused_untouched(const char *cfg, int want, const char *why,
+			      const char *a, const char *b)
+{
+	struct fstate fa = fstate_of(a), fb = fstate_of(b), x;
+	struct fhint_emu *emu;
+	char err[1024];
+
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), want);
+	if (!strstr(err, why)) {
+		fprintf(stderr, "\n%s: '%s' lacks '%s'\n", cfg, err, why);
+		CU_FAIL("message");
+	}
+	if (!emu) {
+		x = fstate_of(a);
+		ASSERT_SAME_FILE(fa, x);
+		x = fstate_of(b);
+		ASSERT_SAME_FILE(fb, x);
+	}
+	fhint_emu_close(emu);
+}
+
+/* A LUN at @path with one block of data written, closed. */
+static void make_lun(const char *path, const char *keys)
+{
+	struct fhint_emu *emu;
+	struct fhint_check chk;
+	uint8_t w[512];
+	char cfg[512];
+
+	snprintf(cfg, sizeof(cfg), "%s?create=1&%s", path, keys);
+	emu = emu_t_open(cfg);
+	memset(w, 0x5a, sizeof(w));
+	memset(&chk, 0, sizeof(chk));
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), 0, 1, w, 0, false,
+					&chk), 0);
+	fhint_emu_close(emu);
+}
+
+static void test_meta_is_not_the_data_file(void)
+{
+	const char *path = tpath("self.img"), *dir = emu_t_tmpdir();
+	char cfg[1024], lnk[300], hard[300];
+	const char *spell[5];
+
+	snprintf(lnk, sizeof(lnk), "%s/self-link", dir);
+	snprintf(hard, sizeof(hard), "%s/self-hard", dir);
+	unlink(lnk);
+	unlink(hard);
+	/* a new LUN whose meta= names its data file: refused, and the data
+	 * file made for it is gone again (the journal used to replace it) */
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M&meta=%s", path,
+		 path);
+	refused_untouched(cfg, -EINVAL, "is the backing file", path, lnk);
+	CU_ASSERT_FALSE(exists(path));
+	/* an existing LUN, meta= spelt five ways */
+	make_lun(path, "size=16M");
+	CU_ASSERT_EQUAL(symlink(path, lnk), 0);
+	CU_ASSERT_EQUAL(link(path, hard), 0);
+	spell[0] = path;
+	snprintf(cfg, sizeof(cfg), "%s/./self.img", dir);
+	spell[1] = strdup(cfg);
+	snprintf(cfg, sizeof(cfg), "%s//self.img", dir);
+	spell[2] = strdup(cfg);
+	spell[3] = lnk;
+	spell[4] = hard;
+	for (int i = 0; i < 5; i++) {
+		snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M&meta=%s",
+			 path, spell[i]);
+		refused_untouched(cfg, -EINVAL, "is the backing file", path,
+				  meta_of(path));
+	}
+	free((void *)spell[1]);
+	free((void *)spell[2]);
+	unlink(lnk);
+	unlink(hard);
+}
+
+static void test_meta_tmp_is_not_the_data_file(void)
+{
+	const char *path = tpath("m.tmp");
+	char cfg[1024], meta[300];
+
+	/* compaction writes META.tmp: with meta=m, that is the data file */
+	make_lun(path, "size=16M");
+	snprintf(meta, sizeof(meta), "%s/m", emu_t_tmpdir());
+	CU_ASSERT_EQUAL(rename(meta_of(path), meta), 0);
+	snprintf(cfg, sizeof(cfg), "%s?size=16M&meta=%s", path, meta);
+	refused_untouched(cfg, -EINVAL, "which compaction writes", path,
+			  meta);
+	unlink(meta);
+}
+
+static void test_journal_is_not_data(void)
+{
+	const char *path = tpath("a.img"), *jr = meta_of(path);
+	struct fhint_emu *emu;
+	char cfg[1024], jmeta[400];
+	struct fhint_check chk;
+	uint8_t w[512];
+	int fd;
+
+	make_lun(path, "size=16M");
+	snprintf(jmeta, sizeof(jmeta), "%s.fhint-meta", jr);
+	/* another LUN's journal as a data PATH, however it is asked */
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M", jr);
+	refused_untouched(cfg, -EINVAL, "is the metadata journal", jr, path);
+	snprintf(cfg, sizeof(cfg), "%s?import=1&size=16M", jr);
+	refused_untouched(cfg, -EINVAL, "is the metadata journal", jr, path);
+	CU_ASSERT_FALSE(exists(jmeta));
+	/* a copy of it too (another inode, no UUID tag) */
+	snprintf(cfg, sizeof(cfg), "%s/copy.img", emu_t_tmpdir());
+	fd = open(cfg, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	{
+		uint8_t h[EMU_JOURNAL_HDR_LEN];
+		int in = open(jr, O_RDONLY);
+
+		CU_ASSERT_EQUAL(read(in, h, sizeof(h)), (ssize_t)sizeof(h));
+		CU_ASSERT_EQUAL(write(fd, h, sizeof(h)), (ssize_t)sizeof(h));
+		close(in);
+	}
+	close(fd);
+	{
+		char c2[1100];
+
+		snprintf(c2, sizeof(c2), "%s?import=1&size=16M", cfg);
+		refused_untouched(c2, -EINVAL, "is the metadata journal", cfg,
+				  path);
+		unlink(cfg);
+	}
+	/* but a LUN whose first block holds such a header is a LUN: its
+	 * data file carries its UUID tag */
+	path = tpath("b.img");
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M", path);
+	emu = emu_t_open(cfg);
+	fd = open(jr, O_RDONLY);
+	CU_ASSERT_EQUAL(read(fd, w, sizeof(w)), (ssize_t)sizeof(w));
+	close(fd);
+	memset(&chk, 0, sizeof(chk));
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), 0, 1, w, 0, false,
+					&chk), 0);
+	fhint_emu_close(emu);
+	snprintf(cfg, sizeof(cfg), "%s?size=16M", path);
+	emu = emu_t_open(cfg);
+	fhint_emu_close(emu);
+}
+
+/* ---- both files locked while the LUN is open ---- */
+
+/* In a child process: open @cfg and exit with the errno it returned. */
+static int open_in_child(const char *cfg)
+{
+	char err[512];
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct fhint_emu *emu;
+		int ret = fhint_emu_open(cfg, &emu, err, sizeof(err));
+
+		if (!ret)
+			fhint_emu_close(emu);
+		_exit(-ret);
+	}
+	CU_ASSERT_FATAL(pid > 0);
+	CU_ASSERT_EQUAL(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? -WEXITSTATUS(st) : -EINTR;
+}
+
+static void test_both_files_locked(void)
+{
+	const char *path = tpath("locked.img"), *jr = meta_of(path);
+	const char *other = tpath("other.img");
+	struct fhint_emu *a;
+	char cfg[1024];
+
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M", path);
+	a = emu_t_open(cfg);
+	/* the data file: in this process and in another */
+	snprintf(cfg, sizeof(cfg), "%s?size=16M", path);
+	refused_untouched(cfg, -EBUSY, "in use", path, other);
+	CU_ASSERT_EQUAL(open_in_child(cfg), -EBUSY);
+	/* the live journal as another LUN's data file (it used to take 16
+	 * MiB of blocks, then be replaced by the first LUN's compaction) */
+	snprintf(cfg, sizeof(cfg), "%s?import=1&size=16M", jr);
+	refused_untouched(cfg, -EBUSY, "in use", other, other);
+	CU_ASSERT_EQUAL(open_in_child(cfg), -EBUSY);
+	/* as another LUN's metadata */
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M&meta=%s", other, jr);
+	refused_untouched(cfg, -EBADMSG, "did not", other, other);
+	CU_ASSERT_FALSE(exists(other));
+	write_text(other, 4096);
+	refused_untouched(cfg, -EBUSY, "in use", other, other);
+	unlink(other);
+	/* still so after a compaction put a new journal file in its place */
+	CU_ASSERT_EQUAL(emu_media_compact(dev_of(a)), 0);
+	snprintf(cfg, sizeof(cfg), "%s?import=1&size=16M", jr);
+	refused_untouched(cfg, -EBUSY, "in use", other, other);
+	CU_ASSERT_EQUAL(open_in_child(cfg), -EBUSY);
+	fhint_emu_close(a);
+	/* closed: free again */
+	snprintf(cfg, sizeof(cfg), "%s?size=16M", path);
+	CU_ASSERT_EQUAL(open_in_child(cfg), 0);
+}
+
+static void test_compaction_spares_a_locked_tmp(void)
+{
+	const char *path = tpath("c.img");
+	struct fhint_emu *a, *b;
+	struct fhint_check chk;
+	char cfg[1024], tmp[400];
+	uint8_t w[512], r[512];
+
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M", path);
+	a = emu_t_open(cfg);
+	/* another LUN whose data file is the name a's compaction uses */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", meta_of(path));
+	unlink(tmp);
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M&meta=%s/c2.meta",
+		 tmp, emu_t_tmpdir());
+	b = emu_t_open(cfg);
+	memset(w, 0x33, sizeof(w));
+	memset(&chk, 0, sizeof(chk));
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(b), 0, 1, w, 0, true, &chk),
+			0);
+	/* a cannot compact (its journal stays valid), b keeps its data */
+	CU_ASSERT_EQUAL(emu_media_compact(dev_of(a)), -EBUSY);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(b), 0, 1, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(r)), 0);
+	fhint_emu_close(b);
+	fhint_emu_close(a);
+	snprintf(cfg, sizeof(cfg), "%s?size=16M&meta=%s/c2.meta", tmp,
+		 emu_t_tmpdir());
+	b = emu_t_open(cfg);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(b), 0, 1, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(r)), 0);
+	fhint_emu_close(b);
+}
+
+static CU_TestInfo tests[] = {
+	{ "create=1 never adopts a file that holds data; import=1 does",
+	  test_create_never_adopts_data },
+	{ "create=1 takes an empty or hole-only file",
+	  test_create_adopts_files_without_data },
+	{ "a refused creation leaves no file behind",
+	  test_refused_create_leaves_nothing },
+	{ "meta= naming the data file, however spelt, is refused",
+	  test_meta_is_not_the_data_file },
+	{ "meta= whose compaction file is the data file is refused",
+	  test_meta_tmp_is_not_the_data_file },
+	{ "a LUN's journal is not taken for a data file",
+	  test_journal_is_not_data },
+	{ "data file and journal are locked while the LUN is open",
+	  test_both_files_locked },
+	{ "compaction never truncates a file another LUN holds",
+	  test_compaction_spares_a_locked_tmp },
+	CU_TEST_INFO_NULL,
+};
+
+static int suite_cleanup(void)
+{
+	emu_t_cleanup();
+	return 0;
+}
+
+FHINT_SUITE_FULL("emu_safety", tests, NULL, suite_cleanup);
