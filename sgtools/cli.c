@@ -24,6 +24,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "fhint/log.h"
 #include "fhint/sense.h"
 #include "cli.h"
 
@@ -47,6 +48,18 @@ int cli_err(const char *prog, int code, const char *fmt, ...)
 	fprintf(stderr, "%s: %s\n", prog ? prog : "fhint", line);
 	fflush(stderr);
 	return code;
+}
+
+static void log_line(int level, const char *msg, void *arg)
+{
+	fprintf(stderr, "%s: %s%s\n", (const char *)arg,
+		level == FHINT_LOG_WARNING ? "warning: " : "", msg);
+	fflush(stderr);
+}
+
+void cli_log_init(const char *prog)
+{
+	fhint_set_log(log_line, (void *)prog);
 }
 
 int cli_err_sense(const char *prog, const char *what, int err,

@@ -82,6 +82,10 @@ int cli_check_unused(const char *target, char *why, size_t whylen);
 int cli_opt_common(const char *prog, int c, char **argv,
 		   void (*usage)(FILE *f));
 
+/* The library's messages (fhint/log.h) on stderr, one line each, as
+ * "@prog: message" (a FHINT_LOG_WARNING as "@prog: warning: ..."). */
+void cli_log_init(const char *prog);
+
 /* Print a json-c object to stdout, pretty, with a newline; frees it. */
 void cli_json_print(struct json_object *obj);
 

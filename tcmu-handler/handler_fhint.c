@@ -36,6 +36,7 @@
 
 #include <fhint/emu.h>
 #include <fhint/emu_timing.h>
+#include <fhint/log.h>
 #include <fhint/scsi_proto.h>
 
 #define FHINT_TCMU_SUBTYPE	"fhint"
@@ -622,10 +623,25 @@ static struct tcmur_handler fhint_handler = {
 	.nr_threads	= 1,
 };
 
+/* The library's messages (fhint/log.h) in tcmu-runner's log. */
+static void fhint_tcmu_log(int level, const char *msg, void *arg)
+{
+	(void)arg;
+	if (level <= FHINT_LOG_ERR)
+		tcmu_err("fhint: %s\n", msg);
+	else if (level == FHINT_LOG_WARNING)
+		tcmu_warn("fhint: %s\n", msg);
+	else if (level <= FHINT_LOG_INFO)
+		tcmu_info("fhint: %s\n", msg);
+	else
+		tcmu_dbg("fhint: %s\n", msg);
+}
+
 int handler_init(void);
 
 int handler_init(void)
 {
+	fhint_set_log(fhint_tcmu_log, NULL);
 	snprintf(cfg_desc, sizeof(cfg_desc),
 		 "[PATH][?KEY=VALUE[&KEY=VALUE]...]: PATH is the backing file "
 		 "(empty: anonymous memory; create=1 makes it); size and lbs "

@@ -22,6 +22,7 @@
 #include "emu_priv.h"
 #include "emu_journal.h"
 #include "emu_media.h"
+#include "fhint/log.h"
 
 static struct emu_dev *dev_of(struct fhint_emu *emu)
 {
@@ -455,6 +456,77 @@ static void test_compaction_spares_a_locked_tmp(void)
 	fhint_emu_close(b);
 }
 
+/* ---- the library never writes to stderr; messages go to a hook ---- */
+
+struct heard {
+	int n, level;
+	char msg[1024];
+};
+
+static void hear(int level, const char *msg, void *arg)
+{
+	struct heard *h = arg;
+
+	h->n++;
+	h->level = level;
+	snprintf(h->msg, sizeof(h->msg), "%s", msg);
+}
+
+/* Make emu_media_compact of a LUN fail (another LUN holds its META.tmp):
+ * what the library says then.  Returns the bytes it wrote to fd 2. */
+static long compaction_failure(void)
+{
+	const char *path = tpath("say.img");
+	struct fhint_emu *a, *b;
+	char cfg[1024], tmp[400], cap[300];
+	int saved, fd;
+	long n;
+
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M", path);
+	a = emu_t_open(cfg);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", meta_of(path));
+	unlink(tmp);
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M&meta=%s/say2.meta",
+		 tmp, emu_t_tmpdir());
+	b = emu_t_open(cfg);
+	snprintf(cap, sizeof(cap), "%s/stderr", emu_t_tmpdir());
+	fd = open(cap, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(fd >= 0);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fd, 2);
+	CU_ASSERT_EQUAL(emu_media_compact(dev_of(a)), -EBUSY);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = lseek(fd, 0, SEEK_END);
+	close(fd);
+	fhint_emu_close(b);
+	fhint_emu_close(a);
+	snprintf(cfg, sizeof(cfg), "%s/say2.meta", emu_t_tmpdir());
+	unlink(cfg);
+	unlink(tmp);
+	return n;
+}
+
+static void test_messages_go_to_the_hook(void)
+{
+	struct heard h = { 0 };
+
+	/* no hook: nothing anywhere */
+	fhint_set_log(NULL, NULL);
+	CU_ASSERT_EQUAL(compaction_failure(), 0);
+	/* a hook: one line, the path and the host's reason in it */
+	fhint_set_log(hear, &h);
+	CU_ASSERT_EQUAL(compaction_failure(), 0);
+	fhint_set_log(NULL, NULL);
+	CU_ASSERT_EQUAL(h.n, 1);
+	CU_ASSERT_EQUAL(h.level, FHINT_LOG_WARNING);
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.msg, "say.img.fhint-meta"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(h.msg, strerror(EBUSY)));
+	CU_ASSERT_PTR_NULL(strchr(h.msg, '\n'));
+}
+
 static CU_TestInfo tests[] = {
 	{ "create=1 never adopts a file that holds data; import=1 does",
 	  test_create_never_adopts_data },
@@ -472,6 +544,8 @@ static CU_TestInfo tests[] = {
 	  test_both_files_locked },
 	{ "compaction never truncates a file another LUN holds",
 	  test_compaction_spares_a_locked_tmp },
+	{ "the library writes nothing to stderr; messages go to the hook",
+	  test_messages_go_to_the_hook },
 	CU_TEST_INFO_NULL,
 };
 

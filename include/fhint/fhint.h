@@ -18,6 +18,7 @@
 #include <fhint/emu_timing.h>
 #include <fhint/hints.h>
 #include <fhint/limits.h>
+#include <fhint/log.h>
 #include <fhint/nvme_cmd.h>
 #include <fhint/nvme_directive.h>
 #include <fhint/nvme_dsm.h>

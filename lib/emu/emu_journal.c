@@ -20,6 +20,7 @@
 #include "fhint/endian.h"
 #include "emu_journal.h"
 #include "emu_util.h"
+#include "log_priv.h"
 
 struct emu_journal {
 	int fd;
@@ -908,9 +909,9 @@ void emu_journal_close(struct emu_journal *j)
 		/* the unused part of the window goes */
 		win_drop(j);
 		if (ftruncate(j->fd, (off_t)j->end) < 0)
-			fprintf(stderr, "fhint emu: metadata %s: cannot cut "
-				"the unused tail: %s\n", j->path,
-				strerror(errno));
+			fhint_msg(FHINT_LOG_WARNING, "metadata %s: cannot cut "
+				  "the unused tail: %s", j->path,
+				  strerror(errno));
 	}
 	close(j->fd);
 	free(j->bbuf);

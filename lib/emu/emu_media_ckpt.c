@@ -24,6 +24,7 @@
 #include "emu_thin.h"
 #include "emu_util.h"
 #include "fhint/endian.h"
+#include "log_priv.h"
 
 /* ---- checkpoints ---- */
 
@@ -145,9 +146,9 @@ int media_compact(struct emu_media *m)
 		free(b);
 	}
 	if (ret) {
-		fprintf(stderr, "fhint emu: metadata %s: compaction failed: "
-			"%s (the journal stays valid)\n", m->meta,
-			strerror(-ret));
+		fhint_msg(FHINT_LOG_WARNING, "metadata %s: compaction failed: "
+			  "%s (the journal stays valid)", m->meta,
+			  strerror(-ret));
 		return ret;
 	}
 	m->info.rewrites++;
@@ -661,8 +662,8 @@ static void set_direct(struct emu_media *m)
 		return;
 	ret = emu_store_set_direct(m->store, cfg->direct_min);
 	if (ret)	/* a LUN all the same, through the page cache */
-		fprintf(stderr, "fhint emu: %s: no O_DIRECT here (%s); "
-			"direct= off\n", cfg->path, strerror(-ret));
+		fhint_msg(FHINT_LOG_WARNING, "%s: no O_DIRECT here (%s); "
+			  "direct= off", cfg->path, strerror(-ret));
 }
 
 int media_open_journal(struct emu_media *m, char *err, size_t errlen)

@@ -21,6 +21,7 @@
 #include "emu_smr.h"
 #include "emu_util.h"
 #include "fhint/endian.h"
+#include "log_priv.h"
 
 void media_op_begin(struct emu_media *m)
 {
@@ -65,9 +66,9 @@ static inline void add_delta(struct emu_media *m, const uint8_t *rec,
 
 void media_journal_broken(struct emu_media *m, int ret)
 {
-	fprintf(stderr, "fhint emu: metadata %s: append failed: %s; the "
-		"medium refuses changes from now on\n", m->meta,
-		strerror(-ret));
+	fhint_msg(FHINT_LOG_ERR, "metadata %s: append failed: %s; the "
+		  "medium refuses changes from now on", m->meta,
+		  strerror(-ret));
 	m->broken = true;
 }
 

@@ -17,6 +17,7 @@
 
 #include "emu_store.h"
 #include "emu_util.h"
+#include "log_priv.h"
 
 #define EMU_STORE_XATTR		"user.fhint.uuid"
 #define EMU_STORE_ZERO_CHUNK	(1u << 20)
@@ -140,9 +141,9 @@ static int open_file(struct emu_store *s, const char *path,
 	if (!ro) {
 		s->punch = probe_punch(s->fd, (uint64_t)st.st_size);
 		if (!s->punch)
-			fprintf(stderr, "fhint emu: %s: the file system cannot "
-				"punch holes; deallocation writes zeros "
-				"instead\n", path);
+			fhint_msg(FHINT_LOG_WARNING, "%s: the file system cannot "
+				  "punch holes; deallocation writes zeros "
+				  "instead", path);
 	}
 	return 0;
 }
@@ -212,8 +213,8 @@ int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
 /* Give up O_DIRECT (the file system refused an aligned transfer). */
 static void direct_off(struct emu_store *s, int err)
 {
-	fprintf(stderr, "fhint emu: O_DIRECT write refused (%s); direct= "
-		"off, writes go through the page cache\n", strerror(err));
+	fhint_msg(FHINT_LOG_WARNING, "O_DIRECT write refused (%s); direct= "
+		  "off, writes go through the page cache", strerror(err));
 	close(s->dfd);
 	s->dfd = -1;
 	s->direct_min = 0;
@@ -318,8 +319,8 @@ int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len)
 		if (errno != EOPNOTSUPP && errno != ENOSYS)
 			return -errno;
 		s->punch = false;
-		fprintf(stderr, "fhint emu: hole punching stopped working; "
-			"deallocation writes zeros instead\n");
+		fhint_msg(FHINT_LOG_WARNING, "hole punching stopped working; "
+			  "deallocation writes zeros instead");
 	}
 	return write_zeros(s, off, len);
 }

@@ -134,6 +134,26 @@ void tcmu_err_message(struct tcmu_device *dev, const char *funcname,
 	va_end(ap);
 }
 
+void tcmu_warn_message(struct tcmu_device *dev, const char *funcname,
+		       int linenr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_msg("warn", funcname, linenr, fmt, ap);
+	va_end(ap);
+}
+
+void tcmu_info_message(struct tcmu_device *dev, const char *funcname,
+		       int linenr, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_msg("info", funcname, linenr, fmt, ap);
+	va_end(ap);
+}
+
 void tcmu_dbg_message(struct tcmu_device *dev, const char *funcname,
 		      int linenr, const char *fmt, ...)
 {
