@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Emulator: MODE SENSE / MODE SELECT, LOG SENSE, GET STREAM STATUS and
- * STREAM CONTROL (lib/emu/emu_cmd_mode.c).  Literal bytes from the spec
+ * Emulator: MODE SENSE / MODE SELECT and LOG SENSE
+ * (lib/emu/emu_cmd_mode.c).  Literal bytes from the spec
  * tables, decoded again with libfhint and libiscsi's
  * scsi_datain_unmarshall.
  */
@@ -20,7 +20,6 @@
 #include "fhint/scsi_mode_control.h"
 #include "fhint/scsi_mode_control_ext.h"
 #include "fhint/scsi_mode_iec.h"
-#include "fhint/scsi_stream_status.h"
 #include "fhint/scsi_write.h"
 
 #include "emu_mode.h"
@@ -446,181 +445,6 @@ static void test_mode_sense6_large_io_advice(void)
 	CU_ASSERT_EQUAL(fhint_io_advice_page_decode(din + 8, c.din_done - 8,
 						    &p, NULL), 16 + 32 * 16);
 	CU_ASSERT_EQUAL(fhint_io_advice_perm_stream_count(&p, NULL, NULL), 31);
-	fhint_emu_close(emu);
-}
-
-/* ------------------------------------------------------------------ */
-/* GET STREAM STATUS / the Linux permanent stream count                */
-
-struct gss_ctx {
-	struct fhint_emu *emu;
-	int asked;
-};
-
-/* sd_is_perm_stream(): STARTING STREAM IDENTIFIER = id, 16 bytes, PERM of
- * the first descriptor if PARAMETER DATA LENGTH >= 8. */
-static bool emu_is_perm(void *arg, uint16_t id)
-{
-	struct gss_ctx *g = arg;
-	struct fhint_get_stream_status_cdb gs = {
-		.starting_stream_id = id, .alloc_len = 16,
-	};
-	struct fhint_stream_status_hdr h;
-	struct fhint_stream_status_desc d;
-	struct fhint_emu_cmd c;
-	uint8_t cdb[16], *din = malloc(16);
-	bool perm = false;
-	int n;
-
-	g->asked++;
-	CU_ASSERT_EQUAL(fhint_get_stream_status_cdb_encode(&gs, cdb, 16), 16);
-	if (emu_t_exec(g->emu, &c, cdb, 16, NULL, 0, din, 16) ==
-	    FHINT_STATUS_GOOD) {
-		n = fhint_stream_status_decode(din, c.din_done, &h, &d, 1,
-					       NULL);
-		if (n == 1 && h.param_data_length >= 8)
-			perm = d.perm;
-	}
-	free(din);
-	return perm;
-}
-
-static uint16_t linux_perm_streams(struct fhint_emu *emu, int *asked)
-{
-	struct fhint_emu_cmd c;
-	struct fhint_mode_list ml;
-	struct fhint_mode_page pg;
-	struct fhint_io_advice_page p;
-	struct gss_ctx g = { emu, 0 };
-	uint8_t din[512];
-	uint16_t n;
-
-	/* sd: scsi_mode_sense(dbd 8, 0Ah, 05h, SD_BUF_SIZE 512) */
-	msense(emu, &c, true, true, false, 0, 0x0a, 0x05, sizeof(din), din);
-	EMU_ASSERT_GOOD(&c);
-	CU_ASSERT_EQUAL_FATAL(fhint_mode_list_parse(din, c.din_done, true,
-						    false, &ml, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(fhint_mode_page_find(ml.pages, ml.pages_len,
-						   0x0a, 0x05, &pg), 0);
-	CU_ASSERT_FATAL(fhint_io_advice_page_decode(pg.data, pg.len, &p,
-						    NULL) > 0);
-	n = fhint_io_advice_perm_stream_count(&p, emu_is_perm, &g);
-	if (asked)
-		*asked = g.asked;
-	return n;
-}
-
-static void test_linux_perm_stream_count(void)
-{
-	static const struct { const char *cfg; uint16_t want; } cases[] = {
-		{ CFG, 5 },
-		{ CFG "&perm_streams=3", 3 },
-		{ CFG "&perm_streams=1", 1 },
-		{ CFG "&perm_streams=0", 0 },
-		{ CFG "&perm_streams=8&streams=9", 8 },
-	};
-	size_t i;
-	int asked;
-
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fhint_emu *emu = emu_t_open(cases[i].cfg);
-
-		CU_ASSERT_EQUAL(linux_perm_streams(emu, &asked),
-				cases[i].want);
-		/* sd asks GET STREAM STATUS once per enabled descriptor */
-		CU_ASSERT_EQUAL(asked, cases[i].want);
-		fhint_emu_close(emu);
-	}
-}
-
-static void test_get_stream_status_bytes(void)
-{
-	/* streams 1..5 (identifier 0 is reserved), PERM, REL_LIFETIME = id */
-	static const uint8_t want[48] = {
-		0x00, 0x00, 0x00, 0x28, 0x00, 0x00, 0x00, 0x05,
-		0x80, 0x00, 0x00, 0x01, 0x01, 0x00, 0x00, 0x00,
-		0x80, 0x00, 0x00, 0x02, 0x02, 0x00, 0x00, 0x00,
-		0x80, 0x00, 0x00, 0x03, 0x03, 0x00, 0x00, 0x00,
-		0x80, 0x00, 0x00, 0x04, 0x04, 0x00, 0x00, 0x00,
-		0x80, 0x00, 0x00, 0x05, 0x05, 0x00, 0x00, 0x00,
-	};
-	static const uint8_t want3[16] = {
-		0x00, 0x00, 0x00, 0x18, 0x00, 0x00, 0x00, 0x05,
-		0x80, 0x00, 0x00, 0x03, 0x03, 0x00, 0x00, 0x00,
-	};
-	static const uint8_t want5[16] = {
-		0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00, 0x05,
-		0x80, 0x00, 0x00, 0x05, 0x05, 0x00, 0x00, 0x00,
-	};
-	uint8_t cdb[16] = { 0x9e, 0x16, 0, 0, 0x00, 0x00, 0, 0, 0, 0,
-			    0x00, 0x00, 0x01, 0x00, 0, 0 };
-	struct fhint_emu *emu = emu_t_open(CFG);
-	struct fhint_emu_cmd c;
-	struct fhint_stream_status_hdr h;
-	struct fhint_stream_status_desc d[8];
-	uint8_t din[256];
-
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_GOOD(&c);
-	CU_ASSERT_EQUAL(c.din_done, 48);
-	FHINT_ASSERT_BYTES(din, want, 48);
-	CU_ASSERT_EQUAL(fhint_stream_status_decode(din, c.din_done, &h, d, 8,
-						   NULL), 5);
-	CU_ASSERT_EQUAL(h.nr_open_streams, 5);
-	CU_ASSERT_TRUE(d[4].perm && d[4].stream_id == 5);
-	/* starting at 3, ALLOCATION LENGTH 16 (sd) */
-	cdb[5] = 3;
-	cdb[12] = 0;
-	cdb[13] = 16;
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_GOOD(&c);
-	CU_ASSERT_EQUAL(c.din_done, 16);
-	FHINT_ASSERT_BYTES(din, want3, 16);
-	/* the last stream */
-	cdb[5] = 5;
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_GOOD(&c);
-	CU_ASSERT_EQUAL(c.din_done, 16);
-	FHINT_ASSERT_BYTES(din, want5, 16);
-	/* past MAXIMUM NUMBER OF STREAMS (5): 24/00 at the identifier */
-	cdb[5] = 6;
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0x00, true,
-			     4, -1);
-	/* reserved byte 2 */
-	cdb[5] = 0;
-	cdb[2] = 1;
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0x00, true,
-			     2, -1);
-	fhint_emu_close(emu);
-}
-
-static void test_stream_control(void)
-{
-	struct fhint_emu *emu = emu_t_open(CFG);
-	struct fhint_emu_cmd c;
-	struct fhint_stream_control_cdb sc = { .alloc_len = 8 };
-	uint8_t cdb[16], din[8];
-
-	sc.str_ctl = FHINT_STR_CTL_OPEN;
-	CU_ASSERT_EQUAL(fhint_stream_control_cdb_encode(&sc, cdb, 16), 16);
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_SENSE(&c, FHINT_SK_ILLEGAL_REQUEST, 0x55, 0x10);
-	sc.str_ctl = FHINT_STR_CTL_CLOSE;
-	sc.str_id = 2;				/* permanent */
-	fhint_stream_control_cdb_encode(&sc, cdb, 16);
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0x00, true,
-			     4, -1);
-	sc.str_id = 7;				/* not open */
-	fhint_stream_control_cdb_encode(&sc, cdb, 16);
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_SENSE(&c, FHINT_SK_ILLEGAL_REQUEST, 0x2c, 0x0f);
-	cdb[1] = 0x14;				/* STR_CTL 00b reserved */
-	emu_t_exec(emu, &c, cdb, 16, NULL, 0, din, sizeof(din));
-	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0x00, true,
-			     1, 6);
 	fhint_emu_close(emu);
 }
 
@@ -1269,8 +1093,6 @@ static void test_cdb_usage_matches_checks(void)
 					cdb[1] = 0x10;
 				if (op->opcode == FHINT_OP_LOG_SENSE)
 					cdb[2] = 0x40;
-				if (op->sa == FHINT_SAI_STREAM_CONTROL)
-					cdb[1] |= 0x20;
 				cdb[i] |= (uint8_t)(1u << b);
 				emu_t_exec(emu, &c, cdb, op->cdb_len, NULL, 0,
 					   din, sizeof(din));
@@ -1293,7 +1115,6 @@ static void test_shared_values(void)
 	emu_config_defaults(&dev.cfg);
 	dev.nblocks = NBLOCKS;
 	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 0);
-	CU_ASSERT_EQUAL(emu_mode_max_streams(&dev), 5);
 	dev.cfg.profile = EMU_PROFILE_THIN;
 	dev.cfg.threshold_pct = 80;
 	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 1);
@@ -1301,10 +1122,6 @@ static void test_shared_values(void)
 	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 2);
 	dev.nblocks = (1ULL << 33) - 1;
 	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 1);
-	dev.cfg.streams = 3;
-	CU_ASSERT_EQUAL(emu_mode_max_streams(&dev), 5);
-	dev.cfg.streams = 32;
-	CU_ASSERT_EQUAL(emu_mode_max_streams(&dev), 31);
 }
 
 static CU_TestInfo tests[] = {
@@ -1326,12 +1143,6 @@ static CU_TestInfo tests[] = {
 	  test_mode_sense_allocation_length },
 	{ "MODE SENSE(6) with many streams keeps MODE DATA LENGTH <= FFh",
 	  test_mode_sense6_large_io_advice },
-	{ "Linux permanent stream count = perm_streams (sd_read_io_hints)",
-	  test_linux_perm_stream_count },
-	{ "GET STREAM STATUS bytes, starting identifier (SBC-4 5.9)",
-	  test_get_stream_status_bytes },
-	{ "STREAM CONTROL: OPEN 55/10, CLOSE permanent 24/00 (SBC-4 5.32)",
-	  test_stream_control },
 	{ "MODE SELECT WCE round trip, 2A/01 to the other nexus only",
 	  test_mode_select_wce_round_trip },
 	{ "MODE SELECT D_SENSE=1 makes sense descriptor format",
@@ -1350,7 +1161,7 @@ static CU_TestInfo tests[] = {
 	  test_log_sense_refusals },
 	{ "CDB USAGE DATA zero bits are refused as reserved",
 	  test_cdb_usage_matches_checks },
-	{ "threshold exponent and maximum streams", test_shared_values },
+	{ "threshold exponent", test_shared_values },
 	CU_TEST_INFO_NULL,
 };
 

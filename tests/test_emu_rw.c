@@ -360,7 +360,8 @@ static void test_rw_refusals(void)
 }
 
 /* WRITE STREAM(16/32) (SBC-4 5.51, 5.52): the permanent streams
- * 1..perm_streams are open; others 24/00 at STR_ID. */
+ * 1..perm_streams are open; identifiers past VPD B7h MAXIMUM NUMBER OF
+ * STREAMS, and 0, are 24/00 at STR_ID. */
 static void test_write_stream(void)
 {
 	struct fhint_emu *emu = emu_t_open(CFG "&perm_streams=5");
@@ -416,11 +417,18 @@ static void test_write_stream(void)
 			     -1);
 	fhint_emu_close(emu);
 
-	/* no permanent stream: nothing is open */
+	/* no permanent stream: stream 1 exists (VPD B7h MAXIMUM NUMBER OF
+	 * STREAMS 5) but is not open until STREAM CONTROL opens it */
 	emu = emu_t_open(CFG "&perm_streams=0");
 	w.op = FHINT_RW_WRITE_STREAM_16;
 	w.str_id = 1;
 	fhint_rw_cdb_encode(&w, cdb, sizeof(cdb));
+	emu_t_exec(emu, &c, cdb, 16, data, 3 * LBS, NULL, 0);
+	EMU_ASSERT_SENSE(&c, FHINT_SK_ILLEGAL_REQUEST, 0x2c, 0x0f);
+	fhint_emu_close(emu);
+
+	/* no stream at all (streams=1): every STR_ID is 24/00 */
+	emu = emu_t_open(CFG "&perm_streams=0&streams=1");
 	emu_t_exec(emu, &c, cdb, 16, data, 3 * LBS, NULL, 0);
 	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 10,
 			     -1);

@@ -18,6 +18,7 @@
 #include "emu_identify.h"
 #include "emu_priv.h"
 #include "emu_rw.h"
+#include "emu_stream.h"
 #include "fhint/ata_identify.h"
 #include "fhint/ata_vpd.h"
 #include "fhint/endian.h"
@@ -348,7 +349,7 @@ static int vpd_page(struct emu_dev *dev, uint8_t page, uint8_t *buf,
 
 		memset(&p, 0, sizeof(p));
 		p.rscs = dev->cfg.perm_streams > 0;
-		p.max_streams = (uint16_t)(dev->cfg.streams - 1);
+		p.max_streams = emu_stream_max(dev);
 		p.opt_stream_write_size = g > 0xffff ? 0xffff : (uint16_t)g;
 		p.stream_granularity_size =
 			dev->cfg.profile == EMU_PROFILE_FLASH ?

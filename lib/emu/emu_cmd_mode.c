@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/emu/emu_cmd_mode.c - MODE SENSE(6)/(10), MODE SELECT(6)/(10)
- * (SPC-5 6.12-6.15), LOG SENSE (SPC-5 6.10), GET STREAM STATUS (SBC-4 5.9)
- * and STREAM CONTROL (SBC-4 5.32) of the emulated LUN.
+ * (SPC-5 6.12-6.15) and LOG SENSE (SPC-5 6.10) of the emulated LUN.
  *
  * Mode pages (one shared copy for every I_T nexus; no saved values):
  *   08h     Caching                    WCE changeable (dev->wce)
@@ -27,7 +26,6 @@
 #include "fhint/scsi_mode_control_ext.h"
 #include "fhint/scsi_mode_iec.h"
 #include "fhint/scsi_proto.h"
-#include "fhint/scsi_stream_status.h"
 
 #include "emu_mode.h"
 #include "emu_priv.h"
@@ -69,17 +67,6 @@ uint8_t emu_mode_threshold_exponent(const struct emu_dev *dev)
 	while ((dev->nblocks >> e) > 0xffffffffULL)
 		e++;
 	return e;
-}
-
-uint16_t emu_mode_max_streams(const struct emu_dev *dev)
-{
-	/* VPD B7h MAXIMUM NUMBER OF STREAMS is cfg.streams - 1 (one FTL
-	 * stream is group 0); never fewer than the permanent streams */
-	uint32_t max = dev->cfg.streams ? dev->cfg.streams - 1 : 0;
-
-	if (max < dev->cfg.perm_streams)
-		max = dev->cfg.perm_streams;
-	return (uint16_t)max;
 }
 
 /* ------------------------------------------------------------------ */
@@ -808,72 +795,8 @@ static int log_sense(struct emu_req *req)
 }
 
 /* ------------------------------------------------------------------ */
-/* Streams                                                             */
-
-static int get_stream_status(struct emu_req *req)
-{
-	struct emu_dev *dev = req->dev;
-	struct fhint_get_stream_status_cdb gs;
-	struct fhint_stream_status_desc d[64];
-	uint8_t buf[FHINT_STREAM_STATUS_HDR_LEN +
-		    64 * FHINT_STREAM_STATUS_DESC_LEN];
-	uint16_t perm = (uint16_t)dev->cfg.perm_streams, id;
-	size_t n = 0;
-	int ret;
-
-	ret = fhint_get_stream_status_cdb_decode(req->cmd->cdb,
-						 req->cmd->cdb_len, &gs,
-						 &req->chk);
-	if (ret < 0)
-		return ret;
-	/* SBC-4 5.9: past MAXIMUM NUMBER OF STREAMS (VPD B7h) */
-	if (gs.starting_stream_id > emu_mode_max_streams(dev))
-		return fhint_check_cdb(&req->chk, 4, -1);
-	/* the permanent streams 1..perm (stream identifier 0 is reserved,
-	 * and WRITE STREAM accepts 1..perm) are always open; descriptors
-	 * from the starting identifier on (SBC-4 5.9.2.3).  Linux asks with
-	 * STARTING STREAM IDENTIFIER = IO advice descriptor index and reads
-	 * the PERM bit of the first descriptor returned. */
-	id = gs.starting_stream_id ? gs.starting_stream_id : 1;
-	for (; id <= perm && n < 64; id++, n++) {
-		d[n].perm = true;
-		d[n].stream_id = id;
-		d[n].rel_lifetime = (uint8_t)(id > 0x3f ? 0x3f : id);
-	}
-	ret = fhint_stream_status_encode(perm, d, n, buf, sizeof(buf));
-	if (ret < 0)
-		return internal_error(req);
-	return emu_din(req, buf, min_sz((size_t)ret, gs.alloc_len));
-}
-
-static int stream_control(struct emu_req *req)
-{
-	struct emu_dev *dev = req->dev;
-	struct fhint_stream_control_cdb sc;
-	int ret;
-
-	ret = fhint_stream_control_cdb_decode(req->cmd->cdb, req->cmd->cdb_len,
-					      &sc, &req->chk);
-	if (ret < 0)
-		return ret;
-	if (sc.str_ctl == FHINT_STR_CTL_OPEN)
-		/* every stream is a permanent one, all of them open */
-		return fhint_check_set(&req->chk, FHINT_SK_ILLEGAL_REQUEST,
-				       FHINT_ASC_INSUFFICIENT_RESOURCES,
-				       FHINT_ASCQ_MAXIMUM_STREAMS_OPEN,
-				       -ENOSPC);
-	/* CLOSE: a permanent stream (1..perm) cannot be closed */
-	if (sc.str_id >= 1 && sc.str_id <= dev->cfg.perm_streams)
-		return fhint_check_cdb(&req->chk, 4, -1);
-	return fhint_check_set(&req->chk, FHINT_SK_ILLEGAL_REQUEST,
-			       FHINT_ASC_COMMAND_SEQUENCE_ERROR,
-			       FHINT_ASCQ_STREAM_NOT_OPEN, -EINVAL);
-}
-
-/* ------------------------------------------------------------------ */
 /* CDB USAGE DATA (SPC-5 6.35.3), as emu_cmd_basic.c writes it: byte 0
- * the opcode, byte 1 the service action value (plus STR_CTL), then a one
- * for each bit of a field the device server examines (reserved bits zero
+ * the opcode, then a one for each bit of a field the device server examines (reserved bits zero
  * although they are checked), CONTROL 04h (NACA). */
 
 const struct emu_op emu_ops_mode[] = {
@@ -895,17 +818,5 @@ const struct emu_op emu_ops_mode[] = {
 	  .fn = log_sense, .name = "LOG SENSE",
 	  .usage = { 0x4d, 0x03, 0xff, 0xff, 0x00, 0xff, 0xff, 0xff, 0xff,
 		     0x04 } },
-	{ .opcode = FHINT_OP_SERVICE_ACTION_IN_16,
-	  .sa = FHINT_SAI_GET_STREAM_STATUS, .cdb_len = 16,
-	  .flags = EMU_OP_SA, .fn = get_stream_status,
-	  .name = "GET STREAM STATUS",
-	  .usage = { 0x9e, 0x16, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00,
-		     0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 } },
-	{ .opcode = FHINT_OP_SERVICE_ACTION_IN_16,
-	  .sa = FHINT_SAI_STREAM_CONTROL, .cdb_len = 16,
-	  .flags = EMU_OP_SA, .fn = stream_control,
-	  .name = "STREAM CONTROL",
-	  .usage = { 0x9e, 0x74, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00, 0x00,
-		     0x00, 0xff, 0xff, 0xff, 0xff, 0x00, 0x04 } },
 	{ .fn = NULL },
 };

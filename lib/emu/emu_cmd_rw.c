@@ -30,6 +30,7 @@
 
 #include "emu_priv.h"
 #include "emu_rw.h"
+#include "emu_stream.h"
 #include "emu_timing.h"
 #include "fhint/endian.h"
 #include "fhint/scsi_write.h"
@@ -134,8 +135,9 @@ static int rw_decode(struct emu_req *req, struct fhint_rw_cdb *c)
 		.capacity = dev->nblocks,
 		.max_xfer = emu_rw_max_xfer(dev),
 		.prot_en = false,	/* no protection information */
-		.max_str_id = (uint16_t)dev->cfg.perm_streams,
+		.max_str_id = emu_stream_max(dev),
 	};
+	bool stream;
 	int ret;
 
 	ret = fhint_rw_cdb_decode(cdb, rw_cdb_len(cdb), c, &req->chk);
@@ -143,9 +145,10 @@ static int rw_decode(struct emu_req *req, struct fhint_rw_cdb *c)
 		ret = emu_rw_check_control(req);
 	if (ret)
 		return ret;
-	/* No stream open at all: every STR_ID is refused (SBC-4 5.51). */
-	if (!lim.max_str_id && (c->op == FHINT_RW_WRITE_STREAM_16 ||
-				c->op == FHINT_RW_WRITE_STREAM_32)) {
+	stream = c->op == FHINT_RW_WRITE_STREAM_16 ||
+		 c->op == FHINT_RW_WRITE_STREAM_32;
+	/* No stream at all: every STR_ID is refused (SBC-4 5.51). */
+	if (!lim.max_str_id && stream) {
 		if (c->protect)
 			return fhint_check_cdb(&req->chk,
 					       c->op == FHINT_RW_WRITE_STREAM_16 ?
@@ -154,7 +157,14 @@ static int rw_decode(struct emu_req *req, struct fhint_rw_cdb *c)
 				       c->op == FHINT_RW_WRITE_STREAM_16 ?
 				       10 : 4, -1);
 	}
-	return fhint_rw_check_limits(c, &lim, &req->chk);
+	ret = fhint_rw_check_limits(c, &lim, &req->chk);
+	/* a stream identifier of the device's that is not open (STREAM
+	 * CONTROL closed it, or never opened it): 2C/0F STREAM NOT OPEN */
+	if (!ret && stream && !emu_stream_is_open(dev, c->str_id))
+		return fhint_check_set(&req->chk, FHINT_SK_ILLEGAL_REQUEST,
+				       FHINT_ASC_COMMAND_SEQUENCE_ERROR,
+				       FHINT_ASCQ_STREAM_NOT_OPEN, -EINVAL);
+	return ret;
 }
 
 static int emu_rw_read(struct emu_req *req)

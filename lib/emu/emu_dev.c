@@ -28,10 +28,11 @@ static const struct emu_op *emu_table(size_t t)
 	case 2: return emu_ops_rw;
 	case 3: return emu_ops_sat;
 	case 4: return emu_ops_zbc;
+	case 5: return emu_ops_stream;
 	default: return NULL;
 	}
 }
-#define EMU_TABLES	5	/* the tables declared in emu_priv.h */
+#define EMU_TABLES	6	/* the tables declared in emu_priv.h */
 
 static bool op_offered(const struct emu_dev *dev, const struct emu_op *op)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * lib/emu/emu_mode.h - the emulated LUN's mode pages, log pages and
- * stream answers (emu_cmd_mode.c): the values other command families must
+ * lib/emu/emu_mode.h - the emulated LUN's mode pages and log pages
+ * (emu_cmd_mode.c): the values other command families must
  * agree with.  The page codecs are libfhint's (fhint/scsi_mode*.h,
  * fhint/scsi_log.h).
  */
@@ -20,14 +20,5 @@ struct emu_dev;
  * capacity / 2^e < 2^32.
  */
 uint8_t emu_mode_threshold_exponent(const struct emu_dev *dev);
-
-/*
- * Streams: the device has cfg.perm_streams permanent streams, identifiers
- * 0 .. perm_streams - 1, always open, and no non-permanent stream.
- * GET STREAM STATUS refuses a STARTING STREAM IDENTIFIER above
- * emu_mode_max_streams() = max(cfg.streams - 1 (VPD B7h MAXIMUM NUMBER OF
- * STREAMS), cfg.perm_streams).
- */
-uint16_t emu_mode_max_streams(const struct emu_dev *dev);
 
 #endif /* FHINT_EMU_MODE_H */

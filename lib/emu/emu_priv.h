@@ -139,7 +139,9 @@ struct emu_dev {
 	/* mode page state (MODE SELECT may change it) */
 	bool     d_sense;		/* Control page D_SENSE */
 	bool     wce;			/* Caching page WCE */
-	uint8_t  io_advice_enabled;	/* streams enabled in IO advice page */
+	/* non-permanent streams STREAM CONTROL opened: bit n = stream n
+	 * (emu_stream.h) */
+	uint32_t streams_open;
 
 	/* unit attentions, per I_T nexus (SAM-5 5.14) */
 	struct fhint_ua_queue ua[FHINT_EMU_MAX_INITIATORS];
@@ -208,7 +210,9 @@ struct emu_op {
 extern const struct emu_op emu_ops_basic[];	/* emu_cmd_basic.c: TUR,
 	INQUIRY, REQUEST SENSE, REPORT LUNS, READ CAPACITY, RSOC */
 extern const struct emu_op emu_ops_mode[];	/* emu_cmd_mode.c: MODE
-	SENSE/SELECT, LOG SENSE, GET STREAM STATUS, STREAM CONTROL */
+	SENSE/SELECT, LOG SENSE */
+extern const struct emu_op emu_ops_stream[];	/* emu_cmd_stream.c: GET
+	STREAM STATUS, STREAM CONTROL */
 extern const struct emu_op emu_ops_rw[];	/* emu_cmd_rw.c: READ/WRITE
 	6..32, WRITE STREAM, WRITE AND VERIFY, VERIFY, COMPARE AND WRITE,
 	SYNCHRONIZE CACHE, UNMAP, WRITE SAME, GET LBA STATUS */

@@ -3,7 +3,8 @@
  * tests/conform/conf_hints.c - write hints: GROUP NUMBER (SBC-4 4.22) on
  * WRITE(16)/(32), the IO Advice Hints Grouping mode page (SBC-4 6.5.7),
  * GET STREAM STATUS (SBC-4 5.9) against the Block Limits Extension VPD
- * page (SBC-4 6.6.5), WRITE STREAM (SBC-4 5.51, 5.52).
+ * page (SBC-4 6.6.5), STREAM CONTROL (SBC-4 5.32), WRITE STREAM (SBC-4
+ * 5.51, 5.52).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -285,6 +286,147 @@ static void test_write_stream_id0(void)
 			  "WRITE STREAM(16) STR_ID 0");
 }
 
+/* STREAM CONTROL (SBC-4 5.32) with STR_CTL @str_ctl; OPEN returns the
+ * ASSIGNED_STR_ID in *@id.  Returns res->ret. */
+static int stream_control(uint8_t str_ctl, uint16_t str_id, uint16_t *id,
+			  struct conf_res *res)
+{
+	struct fhint_stream_control_cdb sc = {
+		.str_ctl = str_ctl, .str_id = str_id,
+		.alloc_len = FHINT_STREAM_CONTROL_DATA_LEN,
+	};
+	uint8_t cdb[16], buf[FHINT_STREAM_CONTROL_DATA_LEN] = { 0 };
+
+	if (fhint_stream_control_cdb_encode(&sc, cdb, sizeof(cdb)) < 0)
+		return -EINVAL;
+	if (conf_cmd(cdb, 16, FHINT_DIR_FROM_DEV, buf, sizeof(buf), res))
+		return res->ret;
+	if (str_ctl == FHINT_STR_CTL_OPEN &&
+	    fhint_stream_control_data_decode(buf, sizeof(buf) - res->resid,
+					     id, NULL) < 0)
+		return -EBADMSG;
+	return 0;
+}
+
+/* Is @id among the open streams GET STREAM STATUS lists?  *perm its PERM. */
+static bool stream_listed(uint16_t id, bool *perm)
+{
+	struct fhint_stream_status_desc d[STREAMS_MAX];
+	struct fhint_stream_status_hdr h;
+	struct conf_res res;
+	int n = stream_status(&h, d, STREAMS_MAX, &res);
+
+	for (int i = 0; i < n; i++)
+		if (d[i].stream_id == id) {
+			*perm = d[i].perm;
+			return true;
+		}
+	return false;
+}
+
+static int write_stream16(uint64_t lba, uint16_t id, struct conf_res *res)
+{
+	struct fhint_rw_cdb w = { .op = FHINT_RW_WRITE_STREAM_16, .lba = lba,
+				  .nlb = 1, .str_id = id };
+	uint8_t cdb[16], *buf = conf_alloc(conf_ctx()->lbs);
+
+	memset(buf, 0x5a, conf_ctx()->lbs);
+	if (fhint_rw_cdb_encode(&w, cdb, sizeof(cdb)) < 0)
+		res->ret = -EINVAL;
+	else
+		conf_cmd(cdb, 16, FHINT_DIR_TO_DEV, buf, conf_ctx()->lbs, res);
+	free(buf);
+	return res->ret;
+}
+
+/*
+ * SBC-4 5.32: OPEN assigns an identifier that is not open, within
+ * MAXIMUM NUMBER OF STREAMS (B7h), listed by GET STREAM STATUS (5.9)
+ * without PERM; WRITE STREAM (5.51) to it works; after CLOSE it is no
+ * longer listed and WRITE STREAM to it is refused (ILLEGAL REQUEST).
+ */
+static void test_stream_control_open_close(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	struct conf_res res;
+	char line[200];
+	uint64_t lba;
+	uint16_t id = 0;
+	bool perm = true;
+
+	CONF_NEED_PROBE();
+	if (!c->g.have_ble || !c->g.ble.max_streams)
+		CONF_SKIP("no stream control (B7h absent or MAXIMUM NUMBER OF "
+			  "STREAMS 0)");
+	CONF_NEED_SCRATCH(66, 1, &lba);
+	stream_control(FHINT_STR_CTL_OPEN, 0, &id, &res);
+	if (res.ret == -EIO && res.have_sense &&
+	    res.chk.asc == FHINT_ASC_INSUFFICIENT_RESOURCES)
+		CONF_SKIP("every stream is open (55/%02X): nothing to open",
+			  res.chk.ascq);
+	if (res.ret == -EIO && res.have_sense &&
+	    (res.chk.asc == FHINT_ASC_INVALID_COMMAND_OPCODE ||
+	     res.chk.asc == FHINT_ASC_INVALID_FIELD_IN_CDB))
+		CONF_SKIP("STREAM CONTROL not supported: %s",
+			  conf_res_str(&res, line, sizeof(line)));
+	conf_expect_good(&res, "STREAM CONTROL OPEN");
+	if (res.ret)
+		return;
+	CONF_CHECK(id >= 1 && id <= c->g.ble.max_streams,
+		   "ASSIGNED_STR_ID %u outside 1..%u", id,
+		   c->g.ble.max_streams);
+	CONF_CHECK(stream_listed(id, &perm) && !perm,
+		   "opened stream %u not listed by GET STREAM STATUS as a "
+		   "non-permanent stream", id);
+	write_stream16(lba, id, &res);
+	conf_expect_good(&res, "WRITE STREAM(16) to the opened stream");
+	stream_control(FHINT_STR_CTL_CLOSE, id, NULL, &res);
+	conf_expect_good(&res, "STREAM CONTROL CLOSE of the opened stream");
+	CONF_CHECK(!stream_listed(id, &perm),
+		   "closed stream %u still listed by GET STREAM STATUS", id);
+	write_stream16(lba, id, &res);
+	CONF_CHECK(res.ret == -EIO && res.have_sense &&
+		   res.chk.sense_key == FHINT_SK_ILLEGAL_REQUEST,
+		   "WRITE STREAM(16) to closed stream %u: expected ILLEGAL "
+		   "REQUEST, got %s", id, conf_res_str(&res, line,
+						       sizeof(line)));
+}
+
+/* SBC-5 (T10 23-024r3): a permanent stream is never closed. */
+static void test_stream_close_permanent(void)
+{
+	struct fhint_stream_status_desc d[STREAMS_MAX];
+	struct fhint_stream_status_hdr h;
+	struct conf_ctx *c = conf_ctx();
+	struct conf_res res;
+	uint16_t id = 0;
+	bool perm = false;
+	int n;
+
+	CONF_NEED_PROBE();
+	if (!c->g.have_ble || !c->g.ble.max_streams)
+		CONF_SKIP("no stream control (B7h absent or MAXIMUM NUMBER OF "
+			  "STREAMS 0)");
+	if (!c->destructive)
+		CONF_SKIP("closing a permanent stream needs --destructive "
+			  "(a device that accepts it loses the stream)");
+	n = stream_status(&h, d, STREAMS_MAX, &res);
+	for (int i = 0; i < n && !id; i++)
+		if (d[i].perm)
+			id = d[i].stream_id;
+	if (!id)
+		CONF_SKIP("no permanent stream reported by GET STREAM STATUS");
+	stream_control(FHINT_STR_CTL_CLOSE, id, NULL, &res);
+	CONF_CHECK(res.ret != 0, "STREAM CONTROL CLOSE of permanent stream "
+		   "%u returned GOOD", id);
+	if (res.ret == -EIO && res.have_sense)
+		CONF_CHECK(res.chk.sense_key == FHINT_SK_ILLEGAL_REQUEST,
+			   "CLOSE of permanent stream %u: sense key %Xh, want "
+			   "ILLEGAL REQUEST", id, res.chk.sense_key);
+	CONF_CHECK(stream_listed(id, &perm) && perm,
+		   "permanent stream %u no longer listed after CLOSE", id);
+}
+
 static const struct conf_test tests[] = {
 	{ "sbc4_4_22_write16_group_numbers_0_63_accepted",
 	  test_write16_groups },
@@ -299,6 +441,9 @@ static const struct conf_test tests[] = {
 	{ "sbc4_5_52_write_stream32_to_permanent_stream",
 	  test_write_stream32_perm },
 	{ "sbc4_5_51_write_stream16_str_id_0_24_00", test_write_stream_id0 },
+	{ "sbc4_5_32_stream_control_open_write_close",
+	  test_stream_control_open_close },
+	{ "sbc5_permanent_stream_close_refused", test_stream_close_permanent },
 	{ NULL, NULL }
 };
 

@@ -36,7 +36,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 profiles='flash|emu:?size=64M
 thin|emu:?profile=thin&size=64M&max_ws=4096&max_unmap=4096&max_unmap_desc=16&anchor=1&dsense=1
-flash-4k|emu:?size=64M&lbs=4096
+flash-4k|emu:?size=64M&lbs=4096&streams=8
 smr-ha|emu:?profile=smr-host-aware&size=256M&zone=16M&lbprz=0
 sat|emu:?size=64M&sat=1
 nvme|emu:?protocol=nvme&size=64M

@@ -15,8 +15,9 @@ echo "$o" | grep -q "user:fhint" && ok "targetcli lists the user:fhint backstore
 # lun0: flash, 4 KiB pages, 128 pages per erase block (512 KiB), VPD B0h
 # limits of 65536 blocks / 64 descriptors per UNMAP, 4 MiB transfers;
 # writes of 128 KiB and more O_DIRECT to the backing file (direct=: the
-# file system's and fstrim's checks below read through both paths).
-cfg0='/scratch/lun0.img?create=1&profile=flash&page=4096&ppb=128&op=0.1&max_unmap=65536&max_unmap_desc=64&max_xfer=8192&direct=128K&product=lun0'
+# file system's and fstrim's checks below read through both paths); five
+# permanent streams and two more STREAM CONTROL can open (streams=8).
+cfg0='/scratch/lun0.img?create=1&profile=flash&page=4096&ppb=128&op=0.1&max_unmap=65536&max_unmap_desc=64&max_xfer=8192&direct=128K&streams=8&product=lun0'
 o=$(tcli "/backstores/user:fhint create name=lun0 size=256M cfgstring=$cfg0" \
 	"/loopback create naa.5001405fee100001" \
 	"/loopback/naa.5001405fee100001/luns create /backstores/user:fhint/lun0")
@@ -153,6 +154,25 @@ done
 $vmtool stats /dev/$sg0 | python3 -c '
 import json,sys; d=json.load(sys.stdin)
 for g in range(6): print("#   group %d: %8d blocks, stream WA %.3f" % (g, d["group_blocks_%d" % g], d["group_wa_milli_%d" % g] / 1000))'
+
+# STREAM CONTROL through tcm_loop (sg3_utils' sg_stream_ctl): a stream
+# opened beside the permanent ones, written, closed (streams.md)
+sid=$(sg_stream_ctl --open --brief /dev/$sg0 2>/dev/null)
+expect_eq "sg_stream_ctl --open: the first stream after the 5 permanent" "${sid:-none}" 6
+expect_eq "sg_stream_ctl --get --brief: streams 1..6 open" \
+	"$(sg_stream_ctl --get --brief /dev/$sg0 2>&1 | tr '\n' ' ')" "1 2 3 4 5 6 "
+g6=$(st group_blocks_6)
+check "fhint-write --stream 6 through the opened stream" \
+	$fwrite --stream 6 /dev/$sg0 120M+1M
+expect_eq "the opened stream writes through group 6" $(( $(st group_blocks_6) - g6 )) 2048
+check "sg_stream_ctl --close --id=6" sg_stream_ctl --close --id=6 /dev/$sg0
+expect_eq "sg_stream_ctl --get --brief after CLOSE" \
+	"$(sg_stream_ctl --get --brief /dev/$sg0 2>&1 | tr '\n' ' ')" "1 2 3 4 5 "
+$fwrite --stream 6 /dev/$sg0 120M+1M >/dev/null 2>&1
+expect_eq "fhint-write --stream 6 after CLOSE: the device refuses (exit 1)" $? 1
+dmesg | grep "$sd0.*permanent stream count" | tail -1 | grep -q "= 5" &&
+	ok "sd's permanent stream count with STREAM CONTROL beside: 5" ||
+	fail "sd permanent stream count with streams=8"
 
 # ---- 6. unit attentions reach the initiator ------------------------------
 for f in /sys/block/$sd0/device/evt_capacity_change_reported \
