@@ -7,6 +7,76 @@
 #include "fhint/discard.h"
 #include "fhint/scsi_lba_status.h"
 
+static bool is_block_method(enum fhint_discard_method m)
+{
+	return m == FHINT_DISCARD_BLOCK || m == FHINT_DISCARD_BLOCK_SECURE ||
+	       m == FHINT_ZERO_BLOCK;
+}
+
+static enum fhint_blk_op block_op(enum fhint_discard_method m)
+{
+	return m == FHINT_ZERO_BLOCK ? FHINT_BLK_ZEROOUT :
+	       m == FHINT_DISCARD_BLOCK_SECURE ? FHINT_BLK_SECURE_DISCARD :
+	       FHINT_BLK_DISCARD;
+}
+
+/*
+ * A plan for the block layer: the ranges of consecutive commands of one
+ * kind go to the kernel in one call, in bytes, so it can keep them in
+ * flight together and merge them as the plan's commands say it may.
+ */
+static int run_block(struct fhint_dev *dev, const struct fhint_plan *plan,
+		     const struct fhint_limits *lim,
+		     struct fhint_discard_result *res)
+{
+	uint64_t lbs = lim->logical_block_size;
+	struct fhint_blk_result br;
+	struct fhint_range *b;
+	size_t c = 0, i, k;
+	int ret = 0;
+
+	b = malloc((plan->n_ranges ? plan->n_ranges : 1) * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	while (c < plan->n_cmds) {
+		enum fhint_discard_method m = plan->cmds[c].method;
+		size_t first = plan->cmds[c].first, n = 0, end = c;
+
+		if (!is_block_method(m)) {
+			ret = -EINVAL;
+			res->failed = c;
+			break;
+		}
+		while (end < plan->n_cmds && plan->cmds[end].method == m)
+			n += plan->cmds[end++].count;
+		for (i = 0; i < n; i++) {
+			b[i].start = plan->ranges[first + i].start * lbs;
+			b[i].len = plan->ranges[first + i].len * lbs;
+		}
+		ret = fhint_dev_blk(dev, block_op(m), b, n, &br);
+		res->async |= br.async;
+		if (ret) {
+			/* every range before the first failure completed */
+			for (k = c; k < end; k++) {
+				if (plan->cmds[k].first + plan->cmds[k].count >
+				    first + br.failed)
+					break;
+				res->commands++;
+				res->blocks += plan->cmds[k].blocks;
+			}
+			res->failed = k;
+			break;
+		}
+		for (k = c; k < end; k++) {
+			res->commands++;
+			res->blocks += plan->cmds[k].blocks;
+		}
+		c = end;
+	}
+	free(b);
+	return ret;
+}
+
 int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 		      const struct fhint_limits *lim,
 		      const struct fhint_discard_opts *opts,
@@ -25,6 +95,8 @@ int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 	/* NVMe: the namespace behind the device unless the caller chose */
 	if (opts)
 		o = *opts;
+	if (plan->n_cmds && is_block_method(plan->cmds[0].method))
+		return run_block(dev, plan, lim, res);
 	if ((!opts || !opts->nsid) && fhint_dev_nvme_nsid(dev))
 		o.nsid = fhint_dev_nvme_nsid(dev);
 	for (i = 0; i < plan->n_cmds; i++) {

@@ -73,7 +73,9 @@ static int plan_params_init(struct plan_params *pp,
 {
 	memset(pp, 0, sizeof(*pp));
 	if (!lim || (unsigned int)policy > FHINT_PLAN_ZERO_PARTIAL ||
-	    (unsigned int)method > FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC)
+	    (unsigned int)method >= FHINT_DISCARD_METHOD_COUNT ||
+	    (method > FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC &&
+	     method < FHINT_DISCARD_BLOCK))
 		return -EINVAL;
 	if (!method_ok(lim, method))
 		return -ENOTSUP;
@@ -125,6 +127,20 @@ static int plan_params_init(struct plan_params *pp,
 				      lim->write_zeroes_max);
 		pp->zero_method = FHINT_ZERO_NVME_WRITE_ZEROES;
 		break;
+	case FHINT_DISCARD_BLOCK:
+	case FHINT_DISCARD_BLOCK_SECURE:
+		/* what the block layer merges into one device command */
+		pp->cmd_ranges = lim->blk_discard_segments ?
+				 lim->blk_discard_segments : 1;
+		if (lim->blk_discard_max)
+			pp->cmd_blocks = lim->blk_discard_max;
+		pp->piece_max = min_u64(NO_LIMIT >> 1, pp->cmd_blocks);
+		pp->zero_method = FHINT_ZERO_BLOCK;
+		break;
+	case FHINT_ZERO_BLOCK:
+		pp->piece_max = NO_LIMIT >> 1;	/* the kernel splits */
+		pp->zero_method = FHINT_ZERO_BLOCK;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -156,7 +172,9 @@ static int plan_params_init(struct plan_params *pp,
 		if (pp->zero_method == FHINT_DISCARD_METHOD_COUNT ||
 		    !method_ok(lim, pp->zero_method))
 			return -ENOTSUP;
-		if (pp->zero_method == FHINT_ZERO_NVME_WRITE_ZEROES)
+		if (pp->zero_method == FHINT_ZERO_BLOCK)
+			pp->zero_piece_max = NO_LIMIT >> 1;
+		else if (pp->zero_method == FHINT_ZERO_NVME_WRITE_ZEROES)
 			pp->zero_piece_max = limit(FHINT_LIM_NVME_WZ_BLOCKS,
 						   lim->write_zeroes_max);
 		else
@@ -628,6 +646,9 @@ const char *fhint_discard_method_name(enum fhint_discard_method method)
 		[FHINT_ZERO_SCSI_WRITE_SAME_16] = "SCSI WRITE SAME (16)",
 		[FHINT_ZERO_SCSI_WRITE_SAME_10] = "SCSI WRITE SAME (10)",
 		[FHINT_ZERO_NVME_WRITE_ZEROES] = "NVMe Write Zeroes",
+		[FHINT_DISCARD_BLOCK] = "Linux block discard",
+		[FHINT_DISCARD_BLOCK_SECURE] = "Linux block secure discard",
+		[FHINT_ZERO_BLOCK] = "Linux block zeroout",
 	};
 
 	if ((unsigned int)method >= FHINT_DISCARD_METHOD_COUNT)

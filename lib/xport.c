@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fhint/block.h"
 #include "fhint/check.h"
 #include "fhint/nvme_proto.h"
 #include "fhint/sense.h"
@@ -28,6 +29,8 @@ int fhint_dev_open(const char *target, unsigned int flags,
 	if (!target || !out)
 		return -EINVAL;
 	*out = NULL;
+	if ((flags & FHINT_DEV_BLOCK) && target[0] == '/')
+		return fhint_xport_block.open(target, flags, out, err, errlen);
 	for (i = 0; i < sizeof(xports) / sizeof(xports[0]); i++)
 		if (xports[i]->match(target))
 			return xports[i]->open(target, flags, out, err, errlen);
@@ -222,4 +225,29 @@ int fhint_dev_nvme_status(const struct fhint_dev *dev,
 		return -EINVAL;
 	*st = dev->nvme_status;
 	return 0;
+}
+
+/* ---- the block layer ---- */
+
+int fhint_dev_blk(struct fhint_dev *dev, enum fhint_blk_op op,
+		  const struct fhint_range *r, size_t n,
+		  struct fhint_blk_result *res)
+{
+	if (!dev || !res || (n && !r) || (unsigned int)op >
+	    FHINT_BLK_SECURE_DISCARD)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	if (!dev->ops->blk)
+		return -ENOTSUP;
+	return dev->ops->blk(dev, op, r, n, res);
+}
+
+int fhint_dev_block_limits(const struct fhint_dev *dev,
+			   struct fhint_block_limits *bl)
+{
+	if (!dev || !bl)
+		return -EINVAL;
+	if (!dev->ops->block_limits)
+		return -ENOTSUP;
+	return dev->ops->block_limits(dev, bl);
 }

@@ -20,6 +20,12 @@ struct fhint_xport_ops {
 	int  (*nvme)(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
 		     void *data, uint32_t *result, bool admin);
 	uint32_t (*nsid)(const struct fhint_dev *dev);
+	/* the block transport only */
+	int  (*blk)(struct fhint_dev *dev, enum fhint_blk_op op,
+		    const struct fhint_range *r, size_t n,
+		    struct fhint_blk_result *res);
+	int  (*block_limits)(const struct fhint_dev *dev,
+			     struct fhint_block_limits *bl);
 };
 
 /* Every transport's device starts with this (zeroed at open). */
@@ -37,9 +43,20 @@ extern const struct fhint_xport_ops fhint_xport_emu;
 extern const struct fhint_xport_ops fhint_xport_sg;
 extern const struct fhint_xport_ops fhint_xport_nvme;
 extern const struct fhint_xport_ops fhint_xport_iscsi;
+extern const struct fhint_xport_ops fhint_xport_block;
 
 /* A device path naming an NVMe namespace (nvmeXnY / ngXnY, after
  * following symlinks). */
 bool fhint_xport_is_nvme_path(const char *target);
+
+/*
+ * lib/xport_block.c: discard @r[0 .. n) (bytes) on @fd through io_uring's
+ * BLOCK_URING_CMD_DISCARD, 256 in flight; done[i] set for each range that
+ * completed, *ok counts them.  0 when the kernel took the command (ranges
+ * it failed are not done), -EOPNOTSUPP when it has none (nothing done),
+ * -ENOTSUP without liburing, or io_uring's setup error.
+ */
+int fhint_blk_uring_discard(int fd, const struct fhint_range *r, size_t n,
+			    uint8_t *done, size_t *ok);
 
 #endif

@@ -95,6 +95,12 @@ static int sg_open(const char *target, unsigned int flags,
 		return fhint_xport_nvme.open(target, flags, out, err, errlen);
 	}
 	ret = sg_check_fd(fd, target, err, errlen);
+	if (ret == -ENOTTY) {
+		/* no SG_IO (virtio-blk, loop, dm, md, a file): the kernel's
+		 * block layer still discards */
+		scsi_pt_close_device(fd);
+		return fhint_xport_block.open(target, flags, out, err, errlen);
+	}
 	if (!ret)
 		ret = sg_new(fd, true, out);
 	if (ret)

@@ -31,6 +31,7 @@
 
 #include "fhint/ata_identify.h"
 #include "fhint/ata_passthrough.h"
+#include "fhint/block.h"
 #include "fhint/device_limits.h"
 #include "fhint/probe.h"
 #include "fhint/range_plan.h"
@@ -1412,6 +1413,76 @@ static void print_out(const struct probe_ctx *c)
 	fflush(stdout);
 }
 
+/* The kernel's block layer only (no SG_IO, or a regular file): the queue
+ * limits the kernel reports and the planner's reading of them. */
+static int probe_block(struct probe_ctx *c)
+{
+	struct fhint_block_limits bl;
+	struct fhint_limits lim;
+	struct json_object *j, *o;
+	char hb[32];
+
+	if (c->o.ata || c->o.timing)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "%s: needs SCSI; %s has the kernel's block layer only",
+			       c->o.ata ? "--ata" : "--timing", c->target);
+	if (fhint_dev_block_limits(c->dev, &bl) ||
+	    fhint_limits_from_block(&lim, &bl))
+		return cli_err(PROG, CLI_EXIT_DEVICE,
+			       "%s: no usable block size from the kernel",
+			       c->target);
+	if (c->o.json) {
+		j = json_object_new_object();
+		js(j, "target", c->target);
+		js(j, "transport", "block");
+		o = jobj(j, "block");
+		js(o, "kernel_name", bl.name[0] ? bl.name : NULL);
+		jb(o, "regular_file", bl.regular_file);
+		ju(o, "size", bl.size);
+		ju(o, "logical_block_size", bl.logical_block_size);
+		ju(o, "physical_block_size", bl.physical_block_size);
+		ju(o, "minimum_io_size", bl.minimum_io_size);
+		ju(o, "optimal_io_size", bl.optimal_io_size);
+		ju(o, "alignment_offset", bl.alignment_offset);
+		ju(o, "discard_granularity", bl.discard_granularity);
+		ju(o, "discard_max_bytes", bl.discard_max_bytes);
+		ju(o, "discard_max_hw_bytes", bl.discard_max_hw_bytes);
+		ju(o, "discard_alignment", bl.discard_alignment);
+		ju(o, "max_discard_segments", bl.max_discard_segments);
+		ju(o, "write_zeroes_max_bytes", bl.write_zeroes_max_bytes);
+		jb(o, "rotational", bl.rotational);
+		o = jobj(j, "discard");
+		ju(o, "granularity_blocks", lim.discard_granularity);
+		ju(o, "alignment_blocks", lim.discard_alignment);
+		ju(o, "segments_per_command", lim.blk_discard_segments);
+		ju(o, "max_blocks_per_command", lim.blk_discard_max);
+		json_object_object_add(o, "methods", methods_json(lim.methods));
+		cli_json_print(j);
+		return CLI_EXIT_OK;
+	}
+	printf("%s (block)\n", c->target);
+	printf("Linux block layer (%s)\n", bl.regular_file ? "regular file" :
+	       bl.name[0] ? bl.name : "no sysfs entry");
+	human_bytes(bl.size, hb, sizeof(hb));
+	row("size", "%" PRIu64 " bytes (%s)", bl.size, hb);
+	row("logical / physical block size", "%u / %u bytes",
+	    bl.logical_block_size, bl.physical_block_size);
+	row("minimum / optimal I/O size", "%u / %u bytes", bl.minimum_io_size,
+	    bl.optimal_io_size);
+	row("alignment offset", "%u bytes", bl.alignment_offset);
+	row("discard granularity", "%" PRIu64 " bytes", bl.discard_granularity);
+	row("discard max / max hw", "%" PRIu64 " / %" PRIu64 " bytes",
+	    bl.discard_max_bytes, bl.discard_max_hw_bytes);
+	row("discard alignment", "%u bytes", bl.discard_alignment);
+	row("max discard segments", "%u", bl.max_discard_segments);
+	row("write zeroes max", "%" PRIu64 " bytes", bl.write_zeroes_max_bytes);
+	row("rotational", "%d", bl.rotational);
+	printf("  %-34s ", "methods");
+	print_methods(lim.methods);
+	putchar('\n');
+	return CLI_EXIT_OK;
+}
+
 /* NVMe targets: Identify and FDP, no SCSI, no ATA, no timing. */
 static int probe_nvme(struct probe_ctx *c)
 {
@@ -1476,6 +1547,10 @@ int probe_main(int argc, char **argv)
 		cli_err(PROG, rc, "%s", err[0] ? err : strerror(-ret));
 		free(c);
 		return rc;
+	}
+	if (!strcmp(fhint_dev_transport(c->dev), "block")) {
+		rc = probe_block(c);
+		goto out;
 	}
 	c->nvme = !strcmp(fhint_dev_transport(c->dev), "nvme");
 	if (c->nvme) {

@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "fhint/ata_identify.h"
+#include "fhint/block.h"
 #include "fhint/ata_passthrough.h"
 #include "fhint/device_limits.h"
 #include "fhint/discard.h"
@@ -52,6 +53,9 @@ static const struct {
 	{ "ata-trim",	FHINT_DISCARD_ATA_DSM_TRIM },
 	{ "nvme-dsm",	FHINT_DISCARD_NVME_DSM_DEALLOCATE },
 	{ "nvme-wz",	FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC },
+	{ "blkdiscard",	FHINT_DISCARD_BLOCK },
+	{ "blksecdiscard", FHINT_DISCARD_BLOCK_SECURE },
+	{ "blkzeroout",	FHINT_ZERO_BLOCK },
 };
 
 static const char *const policy_names[] = {
@@ -90,6 +94,12 @@ struct trim_run {
 	bool verified;
 	struct fhint_lba_census v_asked, v_discarded;
 	struct json_object *cmds_json;	/* dry run: every command */
+	/* the block transport */
+	bool block;
+	struct fhint_block_limits bl;
+	bool have_stat;			/* discard counters before / after */
+	uint64_t dev_cmds;		/* device commands they counted */
+	bool async;			/* io_uring kept ranges in flight */
 };
 
 static void usage(FILE *f)
@@ -108,7 +118,10 @@ static void usage(FILE *f)
 "  -i, --in FILE          ranges from FILE, one per line, '#' comments\n"
 "                         (FILE or a lone '-' argument: standard input)\n"
 "  -m, --method M         unmap | ws16 | ws10 | ws32 | ata-trim | nvme-dsm |\n"
-"                         nvme-wz (default: what Linux would use)\n"
+"                         nvme-wz (default: what Linux would use), or\n"
+"                         through the kernel's block layer: blkdiscard |\n"
+"                         blksecdiscard | blkzeroout (the default on block\n"
+"                         devices without SG_IO and on regular files)\n"
 "  -p, --policy P         partial granules: exact (default: send them as\n"
 "                         asked) | skip (leave them alone) | zero (write\n"
 "                         zeros); ranges are cut on granule boundaries\n"
@@ -125,6 +138,12 @@ static void usage(FILE *f)
 "iscsi://HOST[:PORT]/IQN/LUN, or emu:[PATH][?KEY=VALUE&...] (the emulator).\n"
 "Exit: 0 ok, 1 device error, 2 bad usage or range, 3 device in use,\n"
 "4 device cannot discard this way.\n", TRIM_PROGRESS_DEFAULT);
+}
+
+static bool is_block_method(int m)
+{
+	return m == FHINT_DISCARD_BLOCK || m == FHINT_DISCARD_BLOCK_SECURE ||
+	       m == FHINT_ZERO_BLOCK;
 }
 
 static int parse_method(const char *s)
@@ -204,7 +223,7 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 			o->method = parse_method(optarg);
 			if (o->method < 0)
 				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "unknown method '%s' (unmap, ws16, ws10, ws32, ata-trim, nvme-dsm, nvme-wz)",
+					       "unknown method '%s' (unmap, ws16, ws10, ws32, ata-trim, nvme-dsm, nvme-wz, blkdiscard, blksecdiscard, blkzeroout)",
 					       optarg);
 			break;
 		case 'p':
@@ -438,6 +457,20 @@ static int probe_nvme(struct trim_run *t)
 	return 0;
 }
 
+/* The kernel's queue limits; the discard counters when sysfs has them. */
+static int probe_block(struct trim_run *t)
+{
+	int ret = fhint_dev_block_limits(t->dev, &t->bl);
+
+	if (!ret)
+		ret = fhint_limits_from_block(&t->lim, &t->bl);
+	if (ret)
+		return cli_err(PROG, CLI_EXIT_DEVICE,
+			       "%s: no usable block size from the kernel",
+			       t->bl.name[0] ? t->bl.name : "device");
+	return 0;
+}
+
 static int probe(struct trim_run *t, const struct trim_opts *o)
 {
 	struct fhint_scsi_geometry *g;
@@ -447,6 +480,8 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 
 	if (t->nvme)
 		return probe_nvme(t);
+	if (t->block)
+		return probe_block(t);
 	g = calloc(1, sizeof(*g));
 	if (!g)
 		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
@@ -660,6 +695,54 @@ static uint64_t plan_data_max(const struct trim_run *t)
 	return most;
 }
 
+/* A block layer "command": the ranges the kernel may merge into one
+ * device command, in bytes (what the ioctl or io_uring gets). */
+static int show_block_cmd(const struct trim_run *t, size_t i, FILE *f,
+			  struct json_object *arr)
+{
+	const struct fhint_plan_cmd *c = &t->plan.cmds[i];
+	uint64_t lbs = t->lim.logical_block_size;
+	struct json_object *j = NULL, *rs = NULL;
+	size_t k;
+
+	if (f)
+		fprintf(f, "command %zu/%zu: %s, LBA %" PRIu64 ", %" PRIu64
+			" blocks, %zu range%s\n", i + 1, t->plan.n_cmds,
+			method_long(c->method), t->plan.ranges[c->first].start,
+			c->blocks, c->count, c->count == 1 ? "" : "s");
+	if (arr) {
+		j = json_object_new_object();
+		rs = json_object_new_array();
+		json_object_object_add(j, "method", json_object_new_string(
+					       method_short(c->method)));
+		json_object_object_add(j, "lba", json_object_new_uint64(
+					       t->plan.ranges[c->first].start));
+		json_object_object_add(j, "blocks",
+				       json_object_new_uint64(c->blocks));
+	}
+	for (k = c->first; k < c->first + c->count; k++) {
+		const struct fhint_range *r = &t->plan.ranges[k];
+
+		if (f)
+			fprintf(f, "  offset %" PRIu64 " length %" PRIu64 "\n",
+				r->start * lbs, r->len * lbs);
+		if (rs) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "offset",
+					       json_object_new_uint64(r->start * lbs));
+			json_object_object_add(o, "length",
+					       json_object_new_uint64(r->len * lbs));
+			json_object_array_add(rs, o);
+		}
+	}
+	if (arr) {
+		json_object_object_add(j, "byte_ranges", rs);
+		json_object_array_add(arr, j);
+	}
+	return 0;
+}
+
 static int show_cmd(const struct trim_run *t, size_t i, uint8_t *data,
 		    size_t cap, FILE *f, struct json_object *arr)
 {
@@ -668,6 +751,8 @@ static int show_cmd(const struct trim_run *t, size_t i, uint8_t *data,
 	size_t tlen = 256 + 4 * cap;
 	int ret;
 
+	if (is_block_method(t->plan.cmds[i].method))
+		return show_block_cmd(t, i, f, arr);
 	ret = fhint_discard_cmd_build(&t->plan, i, &t->lim, &t->dopts, &w,
 				      data, cap);
 	if (ret)
@@ -764,6 +849,7 @@ static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 				 NULL);
 		ret = fhint_discard_run(t->dev, &view, &t->lim, &t->dopts,
 					&res);
+		t->async |= res.async;
 		t->sent += res.commands;
 		t->sent_blocks += res.blocks;
 		if (ret) {
@@ -782,6 +868,27 @@ static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 		}
 		i += view.n_cmds;
 		progress(t, o, false);
+	}
+	return 0;
+}
+
+/* The device's discard counters (/sys/dev/block/M:m/stat) before and
+ * after sending: how many commands the block layer made of the ranges. */
+static int block_stat(struct trim_run *t, bool before)
+{
+	static uint64_t ios0;
+	uint64_t ios = 0, merges = 0;
+
+	if (!t->block || t->bl.regular_file || !t->bl.major)
+		return 0;
+	if (fhint_block_discard_stat(NULL, t->bl.major, t->bl.minor, &ios,
+				     &merges))
+		return 0;
+	if (before) {
+		ios0 = ios;
+	} else {
+		t->have_stat = true;
+		t->dev_cmds = ios - ios0;
 	}
 	return 0;
 }
@@ -909,6 +1016,13 @@ static void print_json(const struct trim_run *t, const struct trim_opts *o,
 	if (t->cmds_json)
 		json_object_object_add(j, "commands",
 				       json_object_get(t->cmds_json));
+	if (t->block) {
+		json_object_object_add(j, "device_commands", t->have_stat ?
+				       json_object_new_uint64(t->dev_cmds) :
+				       NULL);
+		json_object_object_add(j, "io_uring",
+				       json_object_new_boolean(t->async));
+	}
 	if (t->verified) {
 		v = json_object_new_object();
 		json_object_object_add(v, "asked",
@@ -956,6 +1070,11 @@ static void print_text(const struct trim_run *t, const struct trim_opts *o)
 	else
 		printf("  sent       %zu command%s, %" PRIu64 " blocks\n",
 		       t->sent, t->sent == 1 ? "" : "s", t->sent_blocks);
+	if (t->have_stat && !o->dry_run)
+		printf("  device     %" PRIu64 " discard command%s (%s, "
+		       "/sys/block/%s/stat), %s\n", t->dev_cmds,
+		       t->dev_cmds == 1 ? "" : "s", t->bl.name, t->bl.name,
+		       t->async ? "io_uring" : "one ioctl a range");
 	if (t->verified) {
 		printf("  verify     asked ranges: %" PRIu64 " deallocated, %"
 		       PRIu64 " anchored, %" PRIu64 " mapped\n",
@@ -979,6 +1098,7 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 
 	if (t->dev) {		/* trim_main_dev: opened by the caller */
 		t->nvme = strcmp(fhint_dev_transport(t->dev), "nvme") == 0;
+		t->block = strcmp(fhint_dev_transport(t->dev), "block") == 0;
 		return 0;
 	}
 	if (!o->force) {
@@ -996,6 +1116,8 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 	if (strncmp(o->target, "emu:", 4) && stat(o->target, &st) == 0 &&
 	    S_ISBLK(st.st_mode) && !o->dry_run && !o->force)
 		flags |= FHINT_DEV_EXCL;
+	if (o->method >= 0 && is_block_method(o->method))
+		flags |= FHINT_DEV_BLOCK;
 	ret = fhint_dev_open(o->target, flags, &t->dev, err, sizeof(err));
 	if (ret) {
 		t->dev = NULL;
@@ -1010,6 +1132,7 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 			       CLI_EXIT_DEVICE, "%s", err);
 	}
 	t->nvme = strcmp(fhint_dev_transport(t->dev), "nvme") == 0;
+	t->block = strcmp(fhint_dev_transport(t->dev), "block") == 0;
 	return 0;
 }
 
@@ -1027,12 +1150,25 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 		return ret;
 	if (o->method >= 0) {
 		t->method = (enum fhint_discard_method)o->method;
-		if (t->nvme != (t->method == FHINT_DISCARD_NVME_DSM_DEALLOCATE ||
+		if (t->block != is_block_method(t->method))
+			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+				       "method %s needs %s",
+				       method_short(t->method), t->block ?
+				       "SG_IO or NVMe passthrough; this device has the kernel's block layer only (blkdiscard, blksecdiscard, blkzeroout)" :
+				       "a block device or regular file");
+		if (!t->block &&
+		    t->nvme != (t->method == FHINT_DISCARD_NVME_DSM_DEALLOCATE ||
 				t->method == FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC))
 			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 				       "method %s needs %s target",
 				       method_short(t->method),
 				       t->nvme ? "a SCSI/ATA" : "an NVMe");
+	} else if (t->block) {
+		if (!(t->lim.methods & FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK)))
+			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+				       "%s: the kernel says the device does not discard (queue/discard_max_bytes 0); --method blkzeroout writes zeros",
+				       o->target);
+		t->method = FHINT_DISCARD_BLOCK;
 	} else {
 		ret = fhint_limits_default_method(&t->lim);
 		if (ret < 0)
@@ -1074,14 +1210,17 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 		free(data);
 		return 0;
 	}
+	block_stat(t, true);
 	ret = t->nvme ? send_nvme(t, o, data, cap) : send_scsi(t, o, data, cap);
+	block_stat(t, false);
 	free(data);
 	progress(t, o, true);
 	if (ret)
 		return ret;
 	if (o->verify) {
-		if (t->nvme)
-			fprintf(stderr, PROG ": warning: --verify needs GET LBA STATUS (SCSI); not available on NVMe\n");
+		if (t->nvme || t->block)
+			fprintf(stderr, PROG ": warning: --verify needs GET LBA STATUS (SCSI); not available on %s\n",
+				t->nvme ? "NVMe" : "the block layer");
 		else
 			return verify(t);
 	}

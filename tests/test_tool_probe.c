@@ -885,6 +885,40 @@ static void test_nvme_fdp_configs(void)
 	free(b);
 }
 
+/* No SG_IO (a regular file here; virtio-blk, loop, dm in the VM): the
+ * kernel's view, not "not a SCSI device". */
+static void test_block_layer(void)
+{
+	char path[] = "/tmp/fhint-pb-XXXXXX";
+	const char *args[] = { "--json", path, NULL };
+	const char *ata[] = { "--ata", path, NULL };
+	struct json_object *j, *b, *v;
+	struct run r;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	r = run_probe(args);
+	CU_ASSERT_EQUAL(r.rc, 0);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT(json_object_object_get_ex(j, "transport", &v));
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(v), "block");
+	CU_ASSERT_FATAL(json_object_object_get_ex(j, "block", &b));
+	CU_ASSERT(json_object_object_get_ex(b, "size", &v));
+	CU_ASSERT_EQUAL(json_object_get_int64(v), 1 << 20);
+	CU_ASSERT(json_object_object_get_ex(b, "regular_file", &v));
+	CU_ASSERT(json_object_get_boolean(v));
+	json_object_put(j);
+	run_free(&r);
+	r = run_probe(ata);
+	CU_ASSERT_EQUAL(r.rc, 4);
+	CU_ASSERT_EQUAL(count_lines(r.err), 1);
+	run_free(&r);
+	unlink(path);
+}
+
 static CU_TestInfo tests[] = {
 	{ "flash: JSON matches the configuration (B0h page/erase block, perm streams 5)",
 	  test_flash_json_matches_config },
@@ -917,6 +951,7 @@ static CU_TestInfo tests[] = {
 	  test_nvme_identify },
 	{ "NVMe: FDP Configurations log of the endurance group",
 	  test_nvme_fdp_configs },
+	{ "block layer only: the kernel's queue limits", test_block_layer },
 	CU_TEST_INFO_NULL,
 };
 

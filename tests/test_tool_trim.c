@@ -1194,6 +1194,59 @@ static void test_sg_transport(void)
 	fhint_fake_sg_close(&f);
 }
 
+/* A regular file (no SG_IO): the block layer's way, a hole per range,
+ * exactly where asked; SCSI methods refused with exit 4. */
+static void test_regular_file(void)
+{
+	char path[160];
+	char *buf = malloc(1u << 20);
+	struct json_object *j;
+	struct tt_out r;
+	int fd, i;
+	off_t a;
+
+	snprintf(path, sizeof(path), "%s/plain.img", tt_dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	memset(buf, 0x6b, 1u << 20);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_FATAL(write(fd, buf, 1u << 20) == (1 << 20));
+	fsync(fd);
+	{
+		const char *argv[] = { "--json", path, "64K+64K", "1M+128K",
+				       NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, 0);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(jget(j, "transport")),
+			       "block");
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(jget(j, "method")),
+			       "blkdiscard");
+	CU_ASSERT_EQUAL(jint(j, "blocks_sent"), (64 + 128) * 2);
+	json_object_put(j);
+	tt_free(&r);
+	/* the file system's own account: holes there, data around them */
+	CU_ASSERT_EQUAL(lseek(fd, 0, SEEK_HOLE), 65536);
+	CU_ASSERT_EQUAL(lseek(fd, 65536, SEEK_DATA), 131072);
+	CU_ASSERT_EQUAL(lseek(fd, 131072, SEEK_HOLE), 1u << 20);
+	a = lseek(fd, 1u << 20, SEEK_DATA);
+	CU_ASSERT_EQUAL(a, (1u << 20) + 131072);
+	CU_ASSERT_EQUAL(lseek(fd, 0, SEEK_END), 4u << 20);
+	close(fd);
+	{
+		const char *argv[] = { "-m", "unmap", path, "0+8", NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
+	tt_free(&r);
+	unlink(path);
+	free(buf);
+}
+
 static CU_TestInfo tests[] = {
 	{ "--help and --version", test_help_version },
 	{ "bad usage: exit 2, one line", test_bad_usage },
@@ -1212,6 +1265,7 @@ static CU_TestInfo tests[] = {
 	{ "NVMe Dataset Management: ranges, DMRL, status", test_nvme_dsm },
 	{ "NVMe Write Zeroes with DEAC", test_nvme_write_zeroes },
 	{ "SCSI through SG_IO (fake sg + emulator)", test_sg_transport },
+	{ "regular file: holes through the block layer", test_regular_file },
 	CU_TEST_INFO_NULL,
 };
 

@@ -7,6 +7,7 @@
 #ifndef FHINT_DISCARD_H
 #define FHINT_DISCARD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,11 +21,14 @@ struct fhint_discard_result {
 	uint64_t blocks;	/* blocks those commands covered */
 	size_t   failed;	/* index of the failing command, if any */
 	struct fhint_check chk;	/* its sense */
+	bool     async;		/* block layer: io_uring kept them in flight */
 };
 
 /*
  * Send every command of @plan: SCSI (and SAT) commands on SCSI transports,
- * NVMe commands on NVMe targets; a plan for the other protocol is refused.
+ * NVMe commands on NVMe targets, the block methods' ranges to the kernel
+ * (fhint_dev_blk(), the ranges of consecutive commands of one method in
+ * one call); a plan for another protocol is refused.
  * Stops at the first failure: returns its error and res->failed; commands
  * before it were executed.  For CHECK CONDITION -EIO with res->chk set; for
  * an NVMe error -EIO with the status in fhint_dev_nvme_status().  0 when

@@ -23,8 +23,10 @@
 #include <stdint.h>
 
 /*
- * Commands a plan can be made of.  The first seven are the discard methods a
- * caller chooses; the FHINT_ZERO_* ones only appear in plans built with
+ * Commands a plan can be made of.  The first seven and the three block
+ * layer ones are the discard methods a caller chooses (FHINT_ZERO_BLOCK
+ * also zeroes the partial pieces of the block methods); the other
+ * FHINT_ZERO_* ones only appear in plans built with
  * FHINT_PLAN_ZERO_PARTIAL, for the unaligned head and tail pieces.
  */
 enum fhint_discard_method {
@@ -39,6 +41,11 @@ enum fhint_discard_method {
 	FHINT_ZERO_SCSI_WRITE_SAME_16,		/* WRITE SAME (16), UNMAP=0, zeros */
 	FHINT_ZERO_SCSI_WRITE_SAME_10,		/* WRITE SAME (10), UNMAP=0, zeros */
 	FHINT_ZERO_NVME_WRITE_ZEROES,		/* NVM CS Write Zeroes, DEAC=0 */
+	/* the Linux block layer (fhint/block.h): the kernel sends commands */
+	FHINT_DISCARD_BLOCK,		/* BLKDISCARD, io_uring discard; files:
+					 * FALLOC_FL_PUNCH_HOLE */
+	FHINT_DISCARD_BLOCK_SECURE,	/* BLKSECDISCARD */
+	FHINT_ZERO_BLOCK,		/* BLKZEROOUT; files: FALLOC_FL_ZERO_RANGE */
 	FHINT_DISCARD_METHOD_COUNT
 };
 
@@ -186,6 +193,16 @@ struct fhint_limits {
 	 * else from MDTS; 0 = only the 16-bit NLB field (65536) limits.
 	 */
 	uint64_t write_zeroes_max;
+
+	/*
+	 * The Linux block layer (FHINT_DISCARD_BLOCK*): the ranges it merges
+	 * into one device discard command (queue/max_discard_segments; 0 =
+	 * 1) and the most blocks such a command carries (queue/
+	 * discard_max_bytes / logical block; 0 = no limit).  A plan's
+	 * command is then what the block layer can make of its ranges.
+	 */
+	uint32_t blk_discard_segments;
+	uint64_t blk_discard_max;
 
 	/*
 	 * FHINT_METHOD_BIT() of every command the device accepts.

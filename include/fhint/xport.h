@@ -61,6 +61,10 @@ struct fhint_scsi_io {
 /* fhint_dev_open() flags */
 #define FHINT_DEV_EXCL		(1u << 0)	/* O_EXCL on block devices */
 #define FHINT_DEV_RDONLY	(1u << 1)
+/* A device path through the kernel's block layer (fhint/block.h), even
+ * where SG_IO or NVMe passthrough would work.  Without it, a block device
+ * that takes no SG_IO and a regular file get the block transport too. */
+#define FHINT_DEV_BLOCK		(1u << 2)
 
 /*
  * Open @target.  0 and *out, or a negative errno with a one-line reason in
@@ -108,7 +112,7 @@ int fhint_dev_get_opts(const struct fhint_dev *dev,
  * errno when it could not be delivered (-ENOTSUP on an NVMe device). */
 int fhint_dev_scsi(struct fhint_dev *dev, struct fhint_scsi_io *io);
 
-/* "emu", "sg", "nvme", "iscsi" */
+/* "emu", "sg", "nvme", "iscsi", "block" */
 const char *fhint_dev_transport(const struct fhint_dev *dev);
 /* The emulated device behind an emu: target (statistics), else NULL. */
 struct fhint_emu *fhint_dev_emu(struct fhint_dev *dev);
@@ -163,5 +167,52 @@ uint32_t fhint_dev_nvme_nsid(const struct fhint_dev *dev);
  * after a success or a submission error).  0, or -EINVAL. */
 int fhint_dev_nvme_status(const struct fhint_dev *dev,
 			  struct fhint_nvme_status *st);
+
+/*
+ * The block transport (transport "block", fhint/block.h): the kernel
+ * discards, zeroes or securely erases byte ranges, sending the device
+ * commands itself.  @r holds byte ranges, multiples of the logical block
+ * size, inside the device, in the order to send them; a caller keeps
+ * ranges it wants merged into one device command next to each other.
+ *
+ * FHINT_BLK_DISCARD keeps up to 256 ranges in flight through io_uring
+ * (Linux 6.12+) so the block layer can merge them; where the kernel
+ * refuses that command (-EOPNOTSUPP, -EINVAL) or io_uring is missing, or
+ * for the other operations, one ioctl per range (BLKDISCARD, BLKZEROOUT,
+ * BLKSECDISCARD); regular files get fallocate() holes.
+ *
+ * Returns 0 when every range completed; else the error of the first
+ * range that failed (res->failed), after the ranges in flight finished:
+ * res->done counts the ranges that completed, res->bytes their bytes.
+ * -ENOTSUP on other transports, -EROFS on a FHINT_DEV_RDONLY device.
+ */
+enum fhint_blk_op {
+	FHINT_BLK_DISCARD = 0,
+	FHINT_BLK_ZEROOUT,
+	FHINT_BLK_SECURE_DISCARD,
+};
+
+struct fhint_blk_result {
+	size_t   done;		/* ranges that completed */
+	uint64_t bytes;		/* their bytes */
+	size_t   failed;	/* the first range that failed, if any */
+	bool     async;		/* io_uring carried them */
+};
+
+struct fhint_range;
+struct fhint_block_limits;
+
+int fhint_dev_blk(struct fhint_dev *dev, enum fhint_blk_op op,
+		  const struct fhint_range *r, size_t n,
+		  struct fhint_blk_result *res);
+
+/* The queue limits of a block transport device (-ENOTSUP elsewhere). */
+int fhint_dev_block_limits(const struct fhint_dev *dev,
+			   struct fhint_block_limits *bl);
+
+/* A block device or regular file the caller holds open (not closed by
+ * fhint_dev_close()); flags as fhint_dev_open(). */
+int fhint_dev_open_block_fd(int fd, unsigned int flags,
+			    struct fhint_dev **out, char *err, size_t errlen);
 
 #endif /* FHINT_XPORT_H */

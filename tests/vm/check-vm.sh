@@ -63,8 +63,8 @@ mkdir -p "$out" "$work"
 # FHINT_BENCH_* (bench.sh's knobs) reach the guest through the share
 export -p | grep ' FHINT_BENCH_' > "$work/guest.env"
 
-# QEMU's own disks as peers (issue #6): NVMe, SATA on AHCI and virtio-scsi
-# scsi-hd, each discard=unmap on a raw 1 GiB image that is really written
+# QEMU's own disks as peers: NVMe, SATA on AHCI, virtio-scsi scsi-hd and
+# virtio-blk, each discard=unmap on a raw 1 GiB image that is really written
 # (holes show in qemu-img map).  $1: extra scsi-hd properties.
 qemu_peer_disks() {
 	local d
@@ -72,7 +72,7 @@ qemu_peer_disks() {
 	# under TCG the guest would take a minute for the three): the qemu
 	# suite's trims must leave holes exactly where asked in it
 	head -c $((1 << 20)) /dev/urandom > "$work/pat"
-	for d in nvme ahci scsi; do
+	for d in nvme ahci scsi vblk; do
 		qemu-img create -q -f raw "$work/$d.img" 1G
 		for i in $(seq 128); do cat "$work/pat"; done |
 			dd of="$work/$d.img" bs=1M conv=notrunc iflag=fullblock status=none
@@ -85,6 +85,10 @@ qemu_peer_disks() {
 	echo "-device virtio-scsi-pci,id=vscsi"
 	echo "-drive file=$work/scsi.img,format=raw,if=none,id=vhd,discard=unmap,cache=unsafe"
 	echo "-device scsi-hd,drive=vhd,bus=vscsi.0,serial=fhintscsi$1"
+	# virtio-blk: no SG_IO, the block transport's (QEMU's defaults:
+	# discard granularity 4 KiB, one segment a discard)
+	echo "-drive file=$work/vblk.img,format=raw,if=none,id=vblk,discard=unmap,cache=unsafe"
+	echo "-device virtio-blk-pci,drive=vblk,serial=fhintvblk"
 }
 
 # A boot group's QEMU devices: a scratch disk for ext4 (shared by the

@@ -79,7 +79,7 @@ if cpu:
 print("\n## Scattered trim: 10000 ranges of 16 KiB (per-range loops timed on a sample)\n")
 print("| device | tool | ranges | commands | seconds | per range (ms) | vs fhint-trim |")
 print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
-for t in ("fhint", "scsihd", "ahci", "nvme"):
+for t in ("fhint", "scsihd", "ahci", "nvme", "vblk", "nvmeblk"):
     rows = [r for r in recs if r["part"] == "trim" and r["target"] == t]
     base = [r for r in rows if r["tool"].startswith("fhint-trim")]
     b = base[0]["seconds"] / base[0]["ranges"] if base else None

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# fhint's tools against QEMU's own devices (issue #6): NVMe, SATA on AHCI
-# and virtio-scsi scsi-hd, each discard=unmap on a raw image of the host.
+# fhint's tools against QEMU's own devices: NVMe, SATA on AHCI, virtio-scsi
+# scsi-hd and virtio-blk, each discard=unmap on a raw image of the host.
 # The host answers two requests through tests/vm/work: the qemu-img map of
 # an image (where the holes are), and block_resize on the QEMU monitor.
 . "$(dirname "$0")/lib.sh"
@@ -94,6 +94,57 @@ print(len(bad), len(kept))')
 	expect_eq "$v: qemu-img map: the 1000 asked ranges are holes, the 1000 gaps between still data (bad, lost)" "$r" "0 0"
 	dd if=$dev bs=64K count=1 skip=2 iflag=direct status=none | cmp -s - <(head -c 65536 /dev/zero) &&
 		ok "$v: a discarded range reads zeros" || fail "$v: discarded range does not read zeros"
+done
+
+# ---- the block layer: virtio-blk (no SG_IO), NVMe's block node ---------
+# holes where asked (qemu-img map), the device commands the discard
+# counters of /sys/block/X/stat saw against the plan's prediction of what
+# the block layer can merge (max_discard_segments, discard_max_bytes)
+for d in /sys/block/vd*; do
+	[ "$(cat $d/serial 2>/dev/null)" = fhintvblk ] && vblk=$(basename $d)
+done
+[ -n "${vblk:-}" ] && ok "QEMU virtio-blk drive is /dev/$vblk" ||
+	fail "QEMU virtio-blk drive not found ($(ls /sys/block | tr '\n' ' '))"
+vblk=${vblk:-vdb}
+bj=$($probe --json /dev/$vblk 2>&1)
+echo "$bj" | sed 's/^/#   /' | grep -E '"(discard_granularity|discard_max_bytes|max_discard_segments|logical_block_size)"'
+mapfile -t bv < <(echo "$bj" | json "d['transport']" \
+	"d['block']['discard_granularity'] == int(open('/sys/block/$vblk/queue/discard_granularity').read())" \
+	"d['block']['max_discard_segments'] == int(open('/sys/block/$vblk/queue/max_discard_segments').read())")
+expect_eq "virtio-blk: fhint-probe without SG_IO reads the kernel's queue limits" \
+	"${bv[*]:-}" "block True True"
+# nvme: its first 1000 stripes are holes by now; these 32 KiB ranges lie
+# in the data between them
+python3 -c '
+for i in range(1000): print("%dK+32K" % (i * 128 + 96))' > /tmp/ranges-nb.txt
+for v in vblk nvme; do
+	dev=/dev/${!v} rf=/tmp/ranges.txt meth= img=$v
+	[ $v = nvme ] && { rf=/tmp/ranges-nb.txt; meth="--method blkdiscard"; }
+	t0=$EPOCHREALTIME
+	tj=$($trim --json --force $meth --in $rf $dev 2>&1)
+	t1=$EPOCHREALTIME
+	mapfile -t bt < <(echo "$tj" | json "d['method']" "d['commands_planned']" \
+		"d['device_commands']" "d['io_uring']" "d['blocks_sent'] * d['logical_block_size']")
+	log "$v (block layer): ${bt[0]:-?}, ${bt[1]:-?} commands planned, ${bt[2]:-?} counted in stat, io_uring ${bt[3]:-?}, $(( (${t1/./} - ${t0/./}) / 1000 )) ms"
+	[ -n "${bt[1]:-}" ] || echo "$tj" | head -20 | sed 's/^/#   /'
+	expect_eq "$v: fhint-trim through the block layer (blkdiscard, io_uring)" \
+		"${bt[0]:-} ${bt[3]:-}" "blkdiscard True"
+	expect_eq "$v: the device commands /sys/block/${!v}/stat counted = the plan's (what the block layer merges)" \
+		"${bt[2]:-x}" "${bt[1]:-y}"
+	map=$(host_req map $img)
+	r=$(echo "$map" | python3 -c '
+import json, sys
+ext = json.load(sys.stdin)
+off, ln = (96, 32) if sys.argv[1] == "nvme" else (0, 64)
+def hole(a, b):
+    return all(not e["data"] for e in ext if e["start"] < b and e["start"] + e["length"] > a)
+def data(a, b):
+    return all(e["data"] for e in ext if e["start"] < b and e["start"] + e["length"] > a)
+K = 1024
+bad = [i for i in range(1000) if not hole(i * 128 * K + off * K, i * 128 * K + (off + ln) * K)]
+kept = [i for i in range(1000) if not data(i * 128 * K + 64 * K, i * 128 * K + (off if off else 128) * K)]
+print(len(bad), len(kept))' $v)
+	expect_eq "$v: qemu-img map: the 1000 ranges sent through the block layer are holes, the data beside them stays (bad, lost)" "$r" "0 0"
 done
 
 # ---- fhint-write: hints where the device has none ----------------------
