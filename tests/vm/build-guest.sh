@@ -25,7 +25,7 @@ pkgs=(
 	libiscsi-bin sg3-utils nvme-cli hdparm fio
 	util-linux mount e2fsprogs iproute2 procps xz-utils zstd strace
 	libsgutils2-1.46-2 libnvme1 libiscsi7 libjson-c5 libudev1
-	libsystemd0 libcunit1
+	libsystemd0 libcunit1 liburing2
 )
 
 stamp=$( { cat "$0" "$here/init.sh"; echo "${pkgs[*]} $kpkg $mirror"; } |

@@ -65,6 +65,8 @@ done
 DEV[nvme]=nvme0n1
 # the block layer's way: virtio-blk (no SG_IO), and the NVMe namespace's
 # block node through io_uring instead of passthrough
+modprobe virtio_blk 2>/dev/null
+wait_for 20 grep -qs fhintvblk /sys/block/vd*/serial
 for d in /sys/block/vd*; do
 	[ "$(cat $d/serial 2>/dev/null)" = fhintvblk ] && DEV[vblk]=$(basename $d)
 done

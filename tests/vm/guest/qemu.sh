@@ -13,7 +13,7 @@ host_req() {	# host_req KIND ARG: ask the host, wait for its answer file
 	wait_for 60 test -e "$work/$1.$2" && cat "$work/$1.$2"
 }
 
-modprobe -a nvme ahci sd_mod sg virtio_scsi 2>/dev/null
+modprobe -a nvme ahci sd_mod sg virtio_scsi virtio_blk 2>/dev/null
 wait_for 20 test -b /dev/nvme0n1
 for d in /sys/block/sd*; do
 	s=$(cat "$d/device/vpd_pg80" 2>/dev/null | tr -dc 'a-z0-9')
@@ -100,6 +100,7 @@ done
 # holes where asked (qemu-img map), the device commands the discard
 # counters of /sys/block/X/stat saw against the plan's prediction of what
 # the block layer can merge (max_discard_segments, discard_max_bytes)
+wait_for 20 grep -qs fhintvblk /sys/block/vd*/serial
 for d in /sys/block/vd*; do
 	[ "$(cat $d/serial 2>/dev/null)" = fhintvblk ] && vblk=$(basename $d)
 done
