@@ -111,6 +111,11 @@ int fhint_dev_cmd(struct fhint_dev *dev, const uint8_t *cdb, uint8_t cdb_len,
 		    !fhint_sense_is_unit_attention(&s))
 			break;
 		tries++;
+		dev->ua_retried++;
+		fhint_check_clear(&dev->ua_last);
+		dev->ua_last.sense_key = s.sense_key;
+		dev->ua_last.asc = s.asc;
+		dev->ua_last.ascq = s.ascq;
 	}
 	if (resid)
 		*resid = io.resid;
@@ -137,6 +142,20 @@ int fhint_dev_cmd(struct fhint_dev *dev, const uint8_t *cdb, uint8_t cdb_len,
 	default:
 		return -EPROTO;
 	}
+}
+
+unsigned int fhint_dev_ua_retried(struct fhint_dev *dev,
+				  struct fhint_check *chk)
+{
+	unsigned int n;
+
+	if (!dev)
+		return 0;
+	n = dev->ua_retried;
+	if (chk)
+		*chk = dev->ua_last;
+	dev->ua_retried = 0;
+	return n;
 }
 
 /* ---- NVMe ---- */

@@ -34,6 +34,8 @@ struct fhint_dev {
 	struct fhint_dev_opts opts;
 	bool rdonly;				/* opened FHINT_DEV_RDONLY */
 	struct fhint_nvme_status nvme_status;	/* of the last NVMe command */
+	unsigned int ua_retried;		/* see fhint_dev_ua_retried() */
+	struct fhint_check ua_last;
 };
 
 /* SG_IO / iSCSI default command timeout */

@@ -712,3 +712,76 @@ int cli_opt_common(const char *prog, int c, char **argv,
 			       "unknown option '%s' (try --help)", arg);
 	}
 }
+
+void cli_dev_opts_init(struct cli_dev_opts *o)
+{
+	o->retries = FHINT_DEV_UA_RETRIES;
+	o->timeout_s = 0;
+}
+
+static int parse_uint(const char *arg, unsigned long max, unsigned int *v)
+{
+	unsigned long x;
+	char *end;
+
+	if (!arg || !*arg || !isdigit((unsigned char)arg[0]))
+		return -EINVAL;
+	errno = 0;
+	x = strtoul(arg, &end, 10);
+	if (errno || *end || x > max)
+		return -EINVAL;
+	*v = (unsigned int)x;
+	return 0;
+}
+
+int cli_parse_retries(const char *prog, const char *arg,
+		      struct cli_dev_opts *o)
+{
+	if (parse_uint(arg, 100, &o->retries))
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "--retries '%s': accepts 0..100", arg);
+	return 0;
+}
+
+int cli_parse_timeout(const char *prog, const char *arg,
+		      struct cli_dev_opts *o)
+{
+	/* SG_IO's timeout is an unsigned int of milliseconds */
+	if (parse_uint(arg, 4000000, &o->timeout_s))
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "--timeout '%s': accepts 0..4000000 seconds (0: the transport's default)",
+			       arg);
+	return 0;
+}
+
+void cli_dev_apply(struct fhint_dev *dev, const struct cli_dev_opts *o)
+{
+	struct fhint_dev_opts d = {
+		.timeout_ms = o->timeout_s * 1000u,
+		.ua_retries = o->retries,
+	};
+
+	fhint_dev_set_opts(dev, &d);
+}
+
+unsigned int cli_report_ua(const char *prog, struct fhint_dev *dev,
+			   const char *what)
+{
+	struct fhint_check chk;
+	char name[128];
+	unsigned int n = fhint_dev_ua_retried(dev, &chk);
+	const struct fhint_ua_info *ua;
+
+	if (!n)
+		return 0;
+	ua = fhint_ua_lookup(chk.asc, chk.ascq);
+	if (ua)
+		snprintf(name, sizeof(name), "%s", ua->name);
+	else
+		fhint_sense_asc_name(chk.asc, chk.ascq, name, sizeof(name));
+	fprintf(stderr, "%s: unit attention %02X/%02X %s during %s: sent "
+		"again%s\n", prog ? prog : "fhint", chk.asc, chk.ascq, name,
+		what ? what : "a command",
+		n > 1 ? " (and earlier ones)" : "");
+	return n;
+}

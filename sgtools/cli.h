@@ -86,6 +86,41 @@ int cli_opt_common(const char *prog, int c, char **argv,
  * "@prog: message" (a FHINT_LOG_WARNING as "@prog: warning: ..."). */
 void cli_log_init(const char *prog);
 
+/*
+ * --retries N and --timeout S, which every tool takes: how often a command
+ * a unit attention interrupted is sent again (default
+ * FHINT_DEV_UA_RETRIES, as Linux sd), and each command's timeout in
+ * seconds (0: the transport's default).
+ */
+struct cli_dev_opts {
+	unsigned int retries;
+	unsigned int timeout_s;
+};
+
+#define CLI_OPT_RETRIES_HELP \
+"      --retries N        send a command again up to N times when a unit\n" \
+"                         attention interrupts it (default 5, as Linux sd)\n"
+#define CLI_OPT_TIMEOUT_HELP \
+"      --timeout S        each command's timeout in seconds (default: the\n" \
+"                         transport's, 60 for SCSI)\n"
+
+void cli_dev_opts_init(struct cli_dev_opts *o);
+/* Parse the option's value into @o; 0, or CLI_EXIT_USAGE after one line. */
+int cli_parse_retries(const char *prog, const char *arg,
+		      struct cli_dev_opts *o);
+int cli_parse_timeout(const char *prog, const char *arg,
+		      struct cli_dev_opts *o);
+/* Give @dev those options (fhint_dev_set_opts). */
+void cli_dev_apply(struct fhint_dev *dev, const struct cli_dev_opts *o);
+/*
+ * Say, in one line on stderr, when unit attentions were answered by
+ * sending a command again since the last call ("fhint-write: unit
+ * attention 38/07 THIN PROVISIONING SOFT THRESHOLD REACHED during WRITE(16)
+ * LBA 0: sent again"); @what names the command.  Returns how many.
+ */
+unsigned int cli_report_ua(const char *prog, struct fhint_dev *dev,
+			   const char *what);
+
 /* Print a json-c object to stdout, pretty, with a newline; frees it. */
 void cli_json_print(struct json_object *obj);
 

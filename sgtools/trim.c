@@ -71,6 +71,7 @@ struct trim_opts {
 	bool dry_run, verify, json, force, all, read_stdin;
 	unsigned int verbose;
 	unsigned long progress;		/* 0: off */
+	struct cli_dev_opts dev;
 	const char *files[TRIM_MAX_FILES];
 	size_t n_files;
 	char **args;			/* range arguments */
@@ -131,6 +132,8 @@ static void usage(FILE *f)
 "  -P, --progress[=N]     progress on stderr every N commands (default %d)\n"
 "  -f, --force            discard even if the device is mounted or in use\n"
 "  -v, --verbose          print each command as it is sent (repeatable)\n"
+CLI_OPT_RETRIES_HELP
+CLI_OPT_TIMEOUT_HELP
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
 "\n"
@@ -191,6 +194,8 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		{ "progress",	optional_argument,	NULL, 'P' },
 		{ "force",	no_argument,		NULL, 'f' },
 		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "retries",	required_argument,	NULL, 'R' },
+		{ "timeout",	required_argument,	NULL, 'T' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -200,6 +205,7 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->method = -1;
 	o->policy = FHINT_PLAN_EXACT;
+	cli_dev_opts_init(&o->dev);
 	optind = 0;	/* GNU: reinitialise (trim_main may run many times) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ai:m:p:ncjP::fvhV", lopts,
@@ -268,6 +274,14 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		case 'v':
 			o->verbose++;
 			break;
+		case 'R':
+			if (cli_parse_retries(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'T':
+			if (cli_parse_timeout(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
+			break;
 		default:
 			return cli_opt_common(PROG, c, argv, usage);
 		}
@@ -319,6 +333,7 @@ static int scsi_clear_ua(struct fhint_dev *dev)
 		if (ret != -EIO || chk.sense_key != FHINT_SK_UNIT_ATTENTION)
 			break;
 	}
+	fhint_dev_ua_retried(dev, NULL);	/* the ones it was sent for */
 	return 0;
 }
 
@@ -850,6 +865,7 @@ static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 		ret = fhint_discard_run(t->dev, &view, &t->lim, &t->dopts,
 					&res);
 		t->async |= res.async;
+		cli_report_ua(PROG, t->dev, method_long(t->method));
 		t->sent += res.commands;
 		t->sent_blocks += res.blocks;
 		if (ret) {
@@ -1145,6 +1161,7 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 	ret = open_target(t, o);
 	if (ret)
 		return ret;
+	cli_dev_apply(t->dev, &o->dev);
 	ret = probe(t, o);
 	if (ret)
 		return ret;

@@ -60,6 +60,7 @@ struct wr_opts {
 	const char *bs;
 	bool verify, verify_only, fua, json, force;
 	int verbose;
+	struct cli_dev_opts dev;
 	char **ranges;
 	int nranges;
 };
@@ -238,6 +239,8 @@ static void usage(FILE *f)
 "                     (--hint only), pwrite\n"
 "  --force            write even if the device is mounted or in use\n"
 "  --json             print a JSON summary\n"
+CLI_OPT_RETRIES_HELP
+CLI_OPT_TIMEOUT_HELP
 "  -v, --verbose      print every command\n"
 "  -h, --help         this help\n"
 "  -V, --version      version\n"
@@ -248,7 +251,7 @@ static void usage(FILE *f)
 enum {
 	OPT_HINT = 256, OPT_GROUP, OPT_STREAM, OPT_PLACEMENT, OPT_FILE,
 	OPT_CDB, OPT_PATTERN, OPT_VERIFY, OPT_VERIFY_ONLY, OPT_FUA, OPT_BS,
-	OPT_JSON, OPT_FORCE,
+	OPT_JSON, OPT_FORCE, OPT_RETRIES, OPT_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -265,6 +268,8 @@ static const struct option long_opts[] = {
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -282,6 +287,7 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 	o->stream = o->placement = -1;
 	o->cdb = 16;
 	o->pat = PAT_LBA;
+	cli_dev_opts_init(&o->dev);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:vhV", long_opts, NULL)) != -1) {
@@ -349,6 +355,14 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 			break;
 		case OPT_FORCE:
 			o->force = true;
+			break;
+		case OPT_RETRIES:
+			if (cli_parse_retries(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
+			break;
+		case OPT_TIMEOUT:
+			if (cli_parse_timeout(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
 			break;
 		case 'v':
 			o->verbose++;
@@ -489,6 +503,7 @@ static int clear_ua(struct fhint_dev *dev)
 		if (ret != -EIO || chk.sense_key != FHINT_SK_UNIT_ATTENTION)
 			break;
 	}
+	fhint_dev_ua_retried(dev, NULL);	/* the ones it was sent for */
 	if (ret)
 		return cli_err_sense(PROG, "TEST UNIT READY", ret, &chk);
 	return 0;
@@ -537,6 +552,7 @@ static int rw_cmd(struct fhint_dev *dev, const struct fhint_rw_cdb *c,
 			 what, resid);
 		return cli_err(PROG, CLI_EXIT_DEVICE, "%s", errline);
 	}
+	cli_report_ua(PROG, dev, what);
 	if (ret) {
 		snprintf(errline, errlen, "%s failed", what);
 		return cli_err_sense(PROG, what, ret, &chk);
@@ -1077,6 +1093,7 @@ static int run(int argc, char **argv, struct fhint_dev *dev)
 				       "%s", err[0] ? err : strerror(-ret));
 		dev = own;
 	}
+	cli_dev_apply(dev, &o.dev);
 	if (!strcmp(fhint_dev_transport(dev), "nvme"))
 		ret = run_nvme(&o, dev);
 	else if (o.placement >= 0)

@@ -764,6 +764,38 @@ static void test_nvme_placement(void)
 	fhint_fake_sg_close(&f);
 }
 
+/*
+ * A thin LUN crossing its soft threshold mid-run raises 38/07 on the next
+ * command (SBC-4 4.7.3.7.2): the write is sent again, as Linux sd does,
+ * the tool says so and finishes; --retries 0 gives the old exit 1.
+ */
+static void test_ua_mid_run(void)
+{
+	const char *cfg = "emu:?profile=thin&size=32M&threshold=25";
+	struct fhint_dev *dev = tw_open(cfg);
+	struct fhint_emu_stats st;
+	struct tw_out o;
+
+	tw_run(&o, dev, "--bs", "1M", "lun", "0+16M", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.err, "unit attention 38/07"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.err, "sent again"));
+	st = tw_stats(dev);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 32768);
+	fhint_dev_close(dev);
+
+	dev = tw_open(cfg);
+	tw_run(&o, dev, "--retries", "0", "--bs", "1M", "lun", "0+16M", NULL);
+	CU_ASSERT_EQUAL(o.rc, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.err, "38/07"));
+	fhint_dev_close(dev);
+
+	tw_run(&o, NULL, "--retries", "x", cfg, "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	tw_run(&o, NULL, "--timeout", "-1", cfg, "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+}
+
 static CU_TestInfo tests[] = {
 	{ "--hint short with 5 permanent streams: GROUP NUMBER 2", test_hint_short_is_group_2 },
 	{ "every hint: sd_group_number() with 5 permanent streams", test_every_hint_with_five_permanent_streams },
@@ -783,6 +815,7 @@ static CU_TestInfo tests[] = {
 	{ "file-backed emu: written, reopened, verified", test_file_backed_emu_reopened },
 	{ "--file: F_SET_RW_HINT and O_DIRECT pwrite", test_file_rw_hint },
 	{ "--placement: NVMe Write with DTYPE 2h / DSPEC", test_nvme_placement },
+	{ "unit attention mid-run: retried, said, finished", test_ua_mid_run },
 	CU_TEST_INFO_NULL,
 };
 

@@ -102,6 +102,12 @@ struct fhint_dev_opts {
 	unsigned ua_retries;
 };
 
+/* Linux sd: SD_MAX_RETRIES, the tries it gives a command a unit attention
+ * interrupts (scsi_io_completion_action() retries a non-removable
+ * device's UA, scsi_check_sense() raises the SDEV_EVT_* of the routine
+ * ones: 2A/09, 38/07, 3F/0E, ...). */
+#define FHINT_DEV_UA_RETRIES	5u
+
 /* Returns 0 or -EINVAL (NULL). */
 int fhint_dev_set_opts(struct fhint_dev *dev,
 		       const struct fhint_dev_opts *opts);
@@ -127,6 +133,15 @@ struct fhint_emu *fhint_dev_emu(struct fhint_dev *dev);
 int fhint_dev_cmd(struct fhint_dev *dev, const uint8_t *cdb, uint8_t cdb_len,
 		  enum fhint_dir dir, void *data, uint32_t data_len,
 		  uint32_t *resid, struct fhint_check *chk);
+
+/*
+ * Unit attentions fhint_dev_cmd() answered by sending the command again
+ * (struct fhint_dev_opts.ua_retries), since the last call: their number,
+ * and the sense of the last one in @chk (sense key, ASC/ASCQ) when not
+ * NULL.  The count restarts at 0.  A tool says so and carries on.
+ */
+unsigned int fhint_dev_ua_retried(struct fhint_dev *dev,
+				  struct fhint_check *chk);
 
 /*
  * NVMe (NVMe targets only; -ENOTSUP on others).
