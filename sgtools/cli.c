@@ -28,6 +28,13 @@
 #include "fhint/sense.h"
 #include "cli.h"
 
+static char last_error[1024];
+
+const char *cli_last_error(void)
+{
+	return last_error;
+}
+
 int cli_err(const char *prog, int code, const char *fmt, ...)
 {
 	char line[1024];
@@ -47,6 +54,7 @@ int cli_err(const char *prog, int code, const char *fmt, ...)
 			*p = ' ';
 	fprintf(stderr, "%s: %s\n", prog ? prog : "fhint", line);
 	fflush(stderr);
+	snprintf(last_error, sizeof(last_error), "%s", line);
 	return code;
 }
 
@@ -784,4 +792,130 @@ unsigned int cli_report_ua(const char *prog, struct fhint_dev *dev,
 		what ? what : "a command",
 		n > 1 ? " (and earlier ones)" : "");
 	return n;
+}
+
+int cli_open_exit(int err)
+{
+	switch (err) {
+	case -EINVAL:		/* target form, emu: configuration, URL */
+	case -ENOENT:
+	case -ENOTDIR:
+	case -ENAMETOOLONG:
+		return CLI_EXIT_USAGE;
+	case -EBUSY:		/* O_EXCL busy, emu: file locked */
+	case -EAGAIN:
+		return CLI_EXIT_UNSAFE;
+	case -ENOTSUP:		/* transport not built in */
+	case -ENOTTY:		/* no SG_IO where it was needed */
+		return CLI_EXIT_UNSUPPORTED;
+	default:		/* EACCES, ECONNREFUSED, EIO, ... */
+		return CLI_EXIT_DEVICE;
+	}
+}
+
+int cli_open(const char *prog, const char *target, unsigned int flags,
+	     const struct cli_dev_opts *o, struct fhint_dev **dev)
+{
+	struct cli_dev_opts def;
+	char err[256] = "";
+	int ret;
+
+	*dev = NULL;
+	ret = fhint_dev_open(target, flags, dev, err, sizeof(err));
+	if (ret) {
+		*dev = NULL;
+		return cli_err(prog, cli_open_exit(ret), "%s", err[0] ? err :
+			       strerror(-ret));
+	}
+	if (!o) {
+		cli_dev_opts_init(&def);
+		o = &def;
+	}
+	cli_dev_apply(*dev, o);
+	return 0;
+}
+
+/* Length of the well-formed UTF-8 sequence at @p (RFC 3629 table 3-7),
+ * 0 when it is not one. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n, i;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* no overlong forms, no surrogates, nothing past U+10FFFF */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+char *cli_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t len = strlen((const char *)p), o = 0, n;
+	char *out = malloc(3 * len + 1);
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		n = utf8_len(p);
+		if (n) {
+			memcpy(out + o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);	/* U+FFFD */
+			o += 3;
+			p++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+struct json_object *cli_json_str(const char *s)
+{
+	char *u = cli_utf8(s);
+	struct json_object *j = json_object_new_string(u ? u : "");
+
+	free(u);
+	return j;
+}
+
+char *cli_hex(const void *buf, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	const uint8_t *p = buf;
+	char *out = malloc(2 * len + 1);
+	size_t i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * len] = '\0';
+	return out;
 }

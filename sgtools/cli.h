@@ -3,12 +3,19 @@
  * sgtools/cli.h - what every fhint tool shares: exit codes, one-line
  * errors, sizes and ranges with units, the target opening rules, JSON.
  *
- * Exit status of every tool (documented in each man page):
+ * Exit status of every tool (the same table in each man page):
  *   0  success
- *   1  the device refused or failed a command (the decoded sense is printed)
- *   2  bad usage: unknown option, malformed argument, range past the end
- *   3  refused for safety (mounted / in use, without --force)
- *   4  the device cannot do what was asked (no discard support, no streams)
+ *   1  the device refused or failed a command (the decoded sense is
+ *      printed), or could not be reached: permission denied, an iSCSI
+ *      portal refusing the connection or the login, an I/O error
+ *   2  bad usage: unknown option, malformed argument or range, a range
+ *      past the end; a bad target (unknown form, malformed emu:
+ *      configuration or iSCSI URL, a path that does not exist); a range
+ *      file that cannot be read
+ *   3  refused for safety: mounted, swap, held, in use (an exclusive open
+ *      is busy, an emu: backing file is locked by another process)
+ *   4  the device cannot do what was asked: not a SCSI device where SCSI
+ *      is needed, no discard support, no streams, an unsupported method
  */
 #ifndef FHINT_SGTOOLS_CLI_H
 #define FHINT_SGTOOLS_CLI_H
@@ -120,6 +127,32 @@ void cli_dev_apply(struct fhint_dev *dev, const struct cli_dev_opts *o);
  */
 unsigned int cli_report_ua(const char *prog, struct fhint_dev *dev,
 			   const char *what);
+
+/* The exit status for an error opening a target (table above). */
+int cli_open_exit(int err);
+
+/*
+ * Open @target with @flags (fhint_dev_open), give it @o (NULL: the
+ * defaults).  0, or the exit status after one line on stderr.
+ */
+int cli_open(const char *prog, const char *target, unsigned int flags,
+	     const struct cli_dev_opts *o, struct fhint_dev **dev);
+
+/*
+ * @s as valid UTF-8 (malloc'd; NULL on allocation failure): every byte
+ * that is not part of a well-formed UTF-8 sequence (RFC 3629) becomes
+ * U+FFFD, so a path with Latin-1 or random bytes never makes invalid JSON
+ * or XML.  cli_json_str() is the json-c string of it.
+ */
+char *cli_utf8(const char *s);
+struct json_object *cli_json_str(const char *s);
+
+/* The last message cli_err() printed (without the tool's prefix), for
+ * the "error" member of a --json object; "" when none. */
+const char *cli_last_error(void);
+
+/* Hex digits of @len bytes, no separators (malloc'd). */
+char *cli_hex(const void *buf, size_t len);
 
 /* Print a json-c object to stdout, pretty, with a newline; frees it. */
 void cli_json_print(struct json_object *obj);

@@ -57,6 +57,7 @@ struct probe_opts {
 	const char *sysfs_root;		/* default "/sys" */
 	const char *kdev;		/* block device name for sysfs */
 	unsigned int samples;		/* --timing positions per size */
+	struct cli_dev_opts dev;
 };
 
 struct probe_ata {
@@ -159,12 +160,14 @@ static void usage(FILE *f)
 "  -n, --samples N        --timing positions per boundary (default 16)\n"
 "  -f, --force            allow --timing (overwrites data)\n"
 "  -v, --verbose          every open stream, every FDP handle type\n"
+CLI_OPT_RETRIES_HELP
+CLI_OPT_TIMEOUT_HELP
 "  -h, --help             this text\n"
 "  -V, --version          version\n"
 "TARGET: emu:[PATH][?KEY=VALUE...], /dev/sgN, /dev/sdX, /dev/nvmeXnY,\n"
 "iscsi://HOST[:PORT]/IQN/LUN.\n"
-"Exit: 0 ok, 1 device error, 2 bad usage or target, 3 --timing without\n"
-"--force or device in use, 4 --ata on a device without ATA PASS-THROUGH.\n");
+"Exit: 0 ok, 1 device error, 2 bad usage or target, 3 in use (or --timing\n"
+"without --force), 4 the device cannot do it.\n");
 }
 
 /* ---- helpers ---- */
@@ -1028,7 +1031,8 @@ static void jb(struct json_object *o, const char *k, bool v)
 
 static void js(struct json_object *o, const char *k, const char *v)
 {
-	json_object_object_add(o, k, v ? json_object_new_string(v) : NULL);
+	/* device strings and paths: never invalid UTF-8 */
+	json_object_object_add(o, k, v ? cli_json_str(v) : NULL);
 }
 
 static struct json_object *jobj(struct json_object *parent, const char *k)
@@ -1334,6 +1338,8 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		{ "samples", required_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "retries", required_argument, NULL, 'R' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1342,6 +1348,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 	unsigned long v;
 	int opt;
 
+	cli_dev_opts_init(&o->dev);
 	optind = 0;	/* GNU: reinitialise */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:jak:S:tn:fvhV", lo,
@@ -1382,6 +1389,14 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 			break;
 		case 'v':
 			o->verbose++;
+			break;
+		case 'R':
+			if (cli_parse_retries(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'T':
+			if (cli_parse_timeout(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
 			break;
 		default:
 			return cli_opt_common(PROG, opt, argv, usage);
@@ -1542,12 +1557,12 @@ int probe_main(int argc, char **argv)
 	ret = fhint_dev_open(c->target, c->o.timing ? FHINT_DEV_EXCL :
 			     FHINT_DEV_RDONLY, &c->dev, err, sizeof(err));
 	if (ret) {
-		rc = (ret == -EACCES || ret == -EPERM || ret == -EBUSY ||
-		      ret == -EIO) ? CLI_EXIT_DEVICE : CLI_EXIT_USAGE;
+		rc = cli_open_exit(ret);
 		cli_err(PROG, rc, "%s", err[0] ? err : strerror(-ret));
 		free(c);
 		return rc;
 	}
+	cli_dev_apply(c->dev, &c->o.dev);
 	if (!strcmp(fhint_dev_transport(c->dev), "block")) {
 		rc = probe_block(c);
 		goto out;

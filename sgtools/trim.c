@@ -68,7 +68,7 @@ struct trim_opts {
 	const char *target;
 	int method;			/* -1: what Linux would use */
 	enum fhint_plan_policy policy;
-	bool dry_run, verify, json, force, all, read_stdin;
+	bool dry_run, verify, json, force, all, read_stdin, query;
 	unsigned int verbose;
 	unsigned long progress;		/* 0: off */
 	struct cli_dev_opts dev;
@@ -101,6 +101,9 @@ struct trim_run {
 	bool have_stat;			/* discard counters before / after */
 	uint64_t dev_cmds;		/* device commands they counted */
 	bool async;			/* io_uring kept ranges in flight */
+	/* --query */
+	bool queried;
+	struct fhint_lba_census *census;	/* per merged range */
 };
 
 static void usage(FILE *f)
@@ -128,6 +131,8 @@ static void usage(FILE *f)
 "                         zeros); ranges are cut on granule boundaries\n"
 "  -n, --dry-run          print the plan and every command in hex; send none\n"
 "  -c, --verify           read back with GET LBA STATUS what was deallocated\n"
+"      --query            trim nothing: report with GET LBA STATUS how much\n"
+"                         of the ranges is mapped, deallocated, anchored\n"
 "  -j, --json             machine-readable result on stdout\n"
 "  -P, --progress[=N]     progress on stderr every N commands (default %d)\n"
 "  -f, --force            discard even if the device is mounted or in use\n"
@@ -194,6 +199,7 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		{ "progress",	optional_argument,	NULL, 'P' },
 		{ "force",	no_argument,		NULL, 'f' },
 		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "query",	no_argument,		NULL, 'Q' },
 		{ "retries",	required_argument,	NULL, 'R' },
 		{ "timeout",	required_argument,	NULL, 'T' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -274,6 +280,9 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		case 'v':
 			o->verbose++;
 			break;
+		case 'Q':
+			o->query = true;
+			break;
 		case 'R':
 			if (cli_parse_retries(PROG, optarg, &o->dev))
 				return CLI_EXIT_USAGE;
@@ -308,6 +317,13 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 				       "expected START+LEN or START-END");
 	}
 	o->n_args = (size_t)(argc - optind);
+	if (o->dry_run && o->verify)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--verify reads back what a trim deallocated and --dry-run sends none; --query reads the provisioning status without trimming");
+	if (o->query && (o->dry_run || o->verify || o->method >= 0 ||
+			 o->policy != FHINT_PLAN_EXACT || o->force))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--query only reads: it takes no --dry-run, --verify, --method, --policy or --force");
 	if (o->all && (o->n_args || o->n_files || o->read_stdin))
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "--all takes no ranges");
@@ -574,16 +590,16 @@ static int collect_ranges(struct trim_run *t, const struct trim_opts *o)
 	for (i = 0; i < o->n_files; i++) {
 		ret = cli_read_ranges(o->files[i], 512, lbs, &t->asked,
 				      &t->n_asked, err, sizeof(err));
-		if (ret)
-			return cli_err(PROG, ret == -EINVAL ? CLI_EXIT_USAGE :
-				       CLI_EXIT_DEVICE, "%s", err);
+		if (ret)	/* a bad line, or a file not there: usage */
+			return cli_err(PROG, ret == -ENOMEM ? CLI_EXIT_DEVICE :
+				       CLI_EXIT_USAGE, "%s", err);
 	}
 	if (o->read_stdin) {
 		ret = cli_read_ranges("-", 512, lbs, &t->asked, &t->n_asked,
 				      err, sizeof(err));
 		if (ret)
-			return cli_err(PROG, ret == -EINVAL ? CLI_EXIT_USAGE :
-				       CLI_EXIT_DEVICE, "%s", err);
+			return cli_err(PROG, ret == -ENOMEM ? CLI_EXIT_DEVICE :
+				       CLI_EXIT_USAGE, "%s", err);
 	}
 	return 0;
 }
@@ -758,6 +774,45 @@ static int show_block_cmd(const struct trim_run *t, size_t i, FILE *f,
 	return 0;
 }
 
+static void json_hex(struct json_object *o, const char *key,
+		     const void *buf, size_t len)
+{
+	char *h = cli_hex(buf, len);
+
+	json_object_object_add(o, key, h ? json_object_new_string(h) : NULL);
+	free(h);
+}
+
+/* The command as plain hex strings: "cdb" (SCSI), or the NVMe command's
+ * dwords; "data_out" (null when it has none). */
+static void add_wire_hex(struct json_object *c, const struct fhint_wire_cmd *w,
+			 const uint8_t *data)
+{
+	if (w->proto == FHINT_WIRE_NVME) {
+		struct json_object *n = json_object_new_object();
+
+		json_object_object_add(n, "opcode",
+				       json_object_new_int(w->nvme.opcode));
+		json_object_object_add(n, "nsid",
+				       json_object_new_uint64(w->nvme.nsid));
+		json_object_object_add(n, "cdw10",
+				       json_object_new_uint64(w->nvme.cdw10));
+		json_object_object_add(n, "cdw11",
+				       json_object_new_uint64(w->nvme.cdw11));
+		json_object_object_add(n, "cdw12",
+				       json_object_new_uint64(w->nvme.cdw12));
+		json_object_object_add(n, "cdw13",
+				       json_object_new_uint64(w->nvme.cdw13));
+		json_object_object_add(c, "nvme", n);
+	} else {
+		json_hex(c, "cdb", w->cdb, w->cdb_len);
+	}
+	if (w->data_len)
+		json_hex(c, "data_out", data, w->data_len);
+	else
+		json_object_object_add(c, "data_out", NULL);
+}
+
 static int show_cmd(const struct trim_run *t, size_t i, uint8_t *data,
 		    size_t cap, FILE *f, struct json_object *arr)
 {
@@ -797,7 +852,7 @@ static int show_cmd(const struct trim_run *t, size_t i, uint8_t *data,
 		json_object_object_add(c, "blocks",
 				       json_object_new_uint64(w.blocks));
 		json_object_object_add(c, "ranges", json_object_new_int64(w.nr));
-		json_object_object_add(c, "hex", json_object_new_string(text));
+		add_wire_hex(c, &w, data);
 		json_object_array_add(arr, c);
 	}
 	free(text);
@@ -978,7 +1033,7 @@ static void print_json(const struct trim_run *t, const struct trim_opts *o,
 	uint64_t asked_bytes = 0;
 	size_t i;
 
-	json_object_object_add(j, "target", json_object_new_string(o->target));
+	json_object_object_add(j, "target", cli_json_str(o->target));
 	json_object_object_add(j, "transport", json_object_new_string(
 		t->dev ? fhint_dev_transport(t->dev) : "none"));
 	json_object_object_add(j, "method",
@@ -1051,6 +1106,20 @@ static void print_json(const struct trim_run *t, const struct trim_opts *o,
 	} else {
 		json_object_object_add(j, "verify", NULL);
 	}
+	json_object_object_add(j, "error", status ?
+			       cli_json_str(cli_last_error()) : NULL);
+	json_object_object_add(j, "exit_status", json_object_new_int(status));
+	cli_json_print(j);
+}
+
+/* --json before the device could say anything: still one object. */
+static void print_json_error(const struct trim_opts *o, int status)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "target", o->target ?
+			       cli_json_str(o->target) : NULL);
+	json_object_object_add(j, "error", cli_json_str(cli_last_error()));
 	json_object_object_add(j, "exit_status", json_object_new_int(status));
 	cli_json_print(j);
 }
@@ -1107,7 +1176,7 @@ static void print_text(const struct trim_run *t, const struct trim_opts *o)
 
 static int open_target(struct trim_run *t, const struct trim_opts *o)
 {
-	unsigned int flags = o->dry_run ? FHINT_DEV_RDONLY : 0;
+	unsigned int flags = o->dry_run || o->query ? FHINT_DEV_RDONLY : 0;
 	struct stat st;
 	char err[256] = "";
 	int ret;
@@ -1117,7 +1186,7 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 		t->block = strcmp(fhint_dev_transport(t->dev), "block") == 0;
 		return 0;
 	}
-	if (!o->force) {
+	if (!o->force && !o->query) {
 		char why[256];
 
 		ret = cli_check_unused(o->target, why, sizeof(why));
@@ -1143,13 +1212,112 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 		if (ret == -EBUSY)
 			return cli_err(PROG, CLI_EXIT_UNSAFE,
 				       "refusing: %s (in use)", err);
-		return cli_err(PROG, ret == -EINVAL ? CLI_EXIT_USAGE :
-			       ret == -ENOTSUP ? CLI_EXIT_UNSUPPORTED :
-			       CLI_EXIT_DEVICE, "%s", err);
+		return cli_err(PROG, cli_open_exit(ret), "%s", err);
 	}
 	t->nvme = strcmp(fhint_dev_transport(t->dev), "nvme") == 0;
 	t->block = strcmp(fhint_dev_transport(t->dev), "block") == 0;
 	return 0;
+}
+
+/*
+ * --query: GET LBA STATUS over the asked ranges, nothing trimmed (SBC-4
+ * 5.7: the provisioning status of each LBA).  Ranges are checked as a
+ * trim's would be: whole blocks, inside the device.
+ */
+static int query(struct trim_run *t, const struct trim_opts *o)
+{
+	uint32_t lbs = t->lim.logical_block_size;
+	size_t i;
+	int ret;
+
+	if (t->nvme || t->block)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "--query needs GET LBA STATUS (SCSI); not available on %s",
+			       t->nvme ? "NVMe" : "the block layer");
+	ret = collect_ranges(t, o);
+	if (ret)
+		return ret;
+	for (i = 0; i < t->n_asked; i++) {
+		char rbuf[96];
+		const struct fhint_range *r = &t->asked[i];
+
+		fmt_range(rbuf, sizeof(rbuf), r);
+		if (r->start % lbs || r->len % lbs)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "range %zu (%s) is not a multiple of the %u-byte logical block",
+				       i + 1, rbuf, lbs);
+		if (r->len / lbs > t->lim.capacity ||
+		    r->start / lbs > t->lim.capacity - r->len / lbs)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "range %zu (%s) runs past the end of the device (%" PRIu64 " blocks of %u bytes)",
+				       i + 1, rbuf, t->lim.capacity, lbs);
+	}
+	if (merge_asked(t))
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	t->census = calloc(t->n_merged ? t->n_merged : 1, sizeof(*t->census));
+	if (!t->census)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	for (i = 0; i < t->n_merged; i++) {
+		struct fhint_check chk;
+
+		ret = fhint_lba_census(t->dev, t->merged[i].start,
+				       t->merged[i].len, &t->census[i], &chk);
+		if (ret == -EIO && chk.sense_key == FHINT_SK_ILLEGAL_REQUEST &&
+		    chk.asc == 0x20)
+			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+				       "the device does not implement GET LBA STATUS");
+		if (ret)
+			return cli_err_sense(PROG, "GET LBA STATUS", ret, &chk);
+		t->v_asked.mapped += t->census[i].mapped;
+		t->v_asked.deallocated += t->census[i].deallocated;
+		t->v_asked.anchored += t->census[i].anchored;
+		t->v_asked.commands += t->census[i].commands;
+	}
+	t->queried = true;
+	return 0;
+}
+
+static void print_query(const struct trim_run *t, const struct trim_opts *o,
+			int status)
+{
+	struct json_object *j, *arr;
+	size_t i;
+
+	if (!o->json) {
+		printf("%s: GET LBA STATUS, %u-byte blocks\n", o->target,
+		       t->lim.logical_block_size);
+		for (i = 0; i < t->n_merged; i++)
+			printf("  LBA %" PRIu64 "+%" PRIu64 ": %" PRIu64
+			       " mapped, %" PRIu64 " deallocated, %" PRIu64
+			       " anchored\n", t->merged[i].start,
+			       t->merged[i].len, t->census[i].mapped,
+			       t->census[i].deallocated, t->census[i].anchored);
+		printf("  total      %" PRIu64 " blocks: %" PRIu64 " mapped, %"
+		       PRIu64 " deallocated, %" PRIu64 " anchored (%zu "
+		       "command%s)\n", sum_blocks(t->merged, t->n_merged),
+		       t->v_asked.mapped, t->v_asked.deallocated,
+		       t->v_asked.anchored, t->v_asked.commands,
+		       t->v_asked.commands == 1 ? "" : "s");
+		return;
+	}
+	j = json_object_new_object();
+	arr = json_object_new_array();
+	json_object_object_add(j, "target", cli_json_str(o->target));
+	json_object_object_add(j, "logical_block_size",
+			       json_object_new_uint64(t->lim.logical_block_size));
+	for (i = 0; t->census && i < t->n_merged; i++) {
+		struct json_object *r = census_json(&t->census[i],
+						    t->merged[i].len);
+
+		json_object_object_add(r, "start_lba",
+				       json_object_new_uint64(t->merged[i].start));
+		json_object_array_add(arr, r);
+	}
+	json_object_object_add(j, "ranges", arr);
+	json_object_object_add(j, "total", census_json(&t->v_asked,
+			       sum_blocks(t->merged, t->n_merged)));
+	json_object_object_add(j, "exit_status", json_object_new_int(status));
+	cli_json_print(j);
 }
 
 static int run(struct trim_run *t, const struct trim_opts *o)
@@ -1165,6 +1333,8 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 	ret = probe(t, o);
 	if (ret)
 		return ret;
+	if (o->query)
+		return query(t, o);
 	if (o->method >= 0) {
 		t->method = (enum fhint_discard_method)o->method;
 		if (t->block != is_block_method(t->method))
@@ -1257,8 +1427,12 @@ static int trim_common(struct fhint_dev *given, int argc, char **argv)
 	t.method = FHINT_DISCARD_SCSI_UNMAP;
 	t.dev = given;
 	ret = run(&t, &o);
-	if (o.json && t.dev && t.lim.logical_block_size)
+	if (t.queried)
+		print_query(&t, &o, ret);
+	else if (o.json && t.dev && t.lim.logical_block_size)
 		print_json(&t, &o, ret);
+	else if (o.json && ret)
+		print_json_error(&o, ret);
 	else if (!o.json && !ret && t.n_asked)
 		print_text(&t, &o);
 	fflush(stdout);
@@ -1268,6 +1442,7 @@ static int trim_common(struct fhint_dev *given, int argc, char **argv)
 	free(t.plan.cmds);
 	free(t.asked);
 	free(t.merged);
+	free(t.census);
 	if (!given)
 		fhint_dev_close(t.dev);
 	return ret;

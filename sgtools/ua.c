@@ -263,8 +263,8 @@ struct json_object *ua_record_json(const struct ua_record *rec,
 	format_time(&rec->time, tbuf, sizeof(tbuf));
 	json_object_object_add(j, "time", json_object_new_string(tbuf));
 	json_object_object_add(j, "source", json_object_new_string(rec->source));
-	json_object_object_add(j, "target", target ?
-			       json_object_new_string(target) : NULL);
+	json_object_object_add(j, "target", target ? cli_json_str(target) :
+			       NULL);
 	if (rec->devpath[0])
 		json_object_object_add(j, "devpath",
 				       json_object_new_string(rec->devpath));
@@ -310,6 +310,7 @@ struct ua_opts {
 	bool follow, uevents, journal, have_since;
 	struct timespec since;
 	int verbose;
+	struct cli_dev_opts dev;
 };
 
 struct ua_ctx {
@@ -339,15 +340,22 @@ static void usage(FILE *f)
 "  --output FILE   append the JSON lines to FILE instead of stdout\n"
 "  --journal       send records to the systemd journal instead\n"
 "  --json          JSON lines (the default)\n"
+"  --retries N     send the identity commands (INQUIRY) again up to N\n"
+"                  times when a unit attention interrupts them (default 5);\n"
+"                  TEST UNIT READY is never resent: its unit attentions\n"
+"                  are what is recorded\n"
+"  --timeout S     each command's timeout in seconds (default: the\n"
+"                  transport's, 60 for SCSI)\n"
 "  -v, --verbose   say what is being done on stderr\n"
 "  -h, --help      this help\n"
 "  -V, --version   version\n"
-"Exit status: 0 ok, 1 device error, 2 usage, 4 not supported.\n");
+"Exit: 0 ok, 1 device error, 2 bad usage or target, 3 in use, 4 the device\n"
+"cannot do it.\n");
 }
 
 enum {
 	OPT_INTERVAL = 256, OPT_COUNT, OPT_FOLLOW, OPT_UEVENTS, OPT_SINCE,
-	OPT_OUTPUT, OPT_JOURNAL, OPT_JSON,
+	OPT_OUTPUT, OPT_JOURNAL, OPT_JSON, OPT_RETRIES, OPT_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -359,6 +367,8 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -388,10 +398,19 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = UA_DEFAULT_INTERVAL;
+	cli_dev_opts_init(&o->dev);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:vhV", long_opts, NULL)) != -1) {
 		switch (c) {
+		case OPT_RETRIES:
+			if (cli_parse_retries(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
+			break;
+		case OPT_TIMEOUT:
+			if (cli_parse_timeout(PROG, optarg, &o->dev))
+				return CLI_EXIT_USAGE;
+			break;
 		case OPT_INTERVAL:
 			if (parse_num(optarg, 1, 86400000, &o->interval_ms))
 				return cli_err(PROG, CLI_EXIT_USAGE,
@@ -787,14 +806,13 @@ static int run(int argc, char **argv, struct fhint_dev *dev, bool signals)
 			ret = fhint_dev_open(o.target, FHINT_DEV_RDONLY, &own,
 					     err, sizeof(err));
 			if (ret) {
-				ret = cli_err(PROG, ret == -ENOTSUP ?
-					      CLI_EXIT_UNSUPPORTED :
-					      CLI_EXIT_DEVICE, "%s",
+				ret = cli_err(PROG, cli_open_exit(ret), "%s",
 					      err[0] ? err : strerror(-ret));
 				goto out;
 			}
 			dev = own;
 		}
+		cli_dev_apply(dev, &o.dev);
 		ret = run_tur(&cx, dev);
 		fhint_dev_close(own);
 	}

@@ -450,7 +450,7 @@ static void print_json(const struct wr_opts *o, const struct wr_result *r,
 	struct json_object *j = json_object_new_object();
 	struct json_object *v;
 
-	json_object_object_add(j, "target", json_object_new_string(o->target));
+	json_object_object_add(j, "target", cli_json_str(o->target));
 	json_object_object_add(j, "command", json_object_new_string(cmd));
 	json_object_object_add(j, "block_size", json_object_new_int64(lbs));
 	json_object_object_add(j, "commands", json_object_new_int64((int64_t)r->commands));
@@ -1083,18 +1083,19 @@ static int run(int argc, char **argv, struct fhint_dev *dev)
 		    cli_check_unused(o.target, err, sizeof(err)) == -EBUSY)
 			return cli_err(PROG, CLI_EXIT_UNSAFE,
 				       "%s (use --force)", err);
-		err[0] = '\0';
-		ret = fhint_dev_open(o.target, o.verify_only ?
-				     FHINT_DEV_RDONLY : 0, &own, err,
-				     sizeof(err));
+		ret = cli_open(PROG, o.target, o.verify_only ?
+			       FHINT_DEV_RDONLY : 0, &o.dev, &own);
 		if (ret)
-			return cli_err(PROG, ret == -ENOTSUP ?
-				       CLI_EXIT_UNSUPPORTED : CLI_EXIT_DEVICE,
-				       "%s", err[0] ? err : strerror(-ret));
+			return ret;
 		dev = own;
 	}
 	cli_dev_apply(dev, &o.dev);
-	if (!strcmp(fhint_dev_transport(dev), "nvme"))
+	if (!strcmp(fhint_dev_transport(dev), "block"))
+		/* no GROUP NUMBER, no placement: the kernel's own path */
+		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			      "%s: not a SCSI or NVMe device (no SG_IO); --file %s writes through the kernel with F_SET_RW_HINT",
+			      o.target, o.target);
+	else if (!strcmp(fhint_dev_transport(dev), "nvme"))
 		ret = run_nvme(&o, dev);
 	else if (o.placement >= 0)
 		/* placement handles are NVMe FDP; SCSI has GROUP NUMBER */

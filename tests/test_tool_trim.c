@@ -575,8 +575,13 @@ static void test_dry_run(void)
 	CU_ASSERT_EQUAL(jint(c0, "lba"), 256);
 	CU_ASSERT_EQUAL(jint(c0, "blocks"), 128);
 	/* WRITE SAME (16), UNMAP bit, LBA 256, 128 blocks (SBC-4 5.50) */
-	CU_ASSERT_PTR_NOT_NULL(strstr(json_object_get_string(jget(c0, "hex")),
-		"93 08 00 00 00 00 00 00 01 00 00 00 00 80 00 00"));
+	/* plain hex strings: the CDB, and the data-out block (zeros) */
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(jget(c0, "cdb")),
+			       "93080000000000000100000000800000");
+	CU_ASSERT_EQUAL(strlen(json_object_get_string(jget(c0, "data_out"))),
+			2 * 512);
+	CU_ASSERT_EQUAL(strspn(json_object_get_string(jget(c0, "data_out")),
+			       "0"), 2 * 512);
 	json_object_put(j);
 	tt_free(&r);
 
@@ -1194,6 +1199,65 @@ static void test_sg_transport(void)
 	fhint_fake_sg_close(&f);
 }
 
+/* --query: GET LBA STATUS, nothing trimmed; --dry-run --verify refused
+ * (it used to skip the verify without a word). */
+static void test_query(void)
+{
+	char create[256], reopen[256];
+	struct json_object *j, *tot;
+	struct fhint_emu_stats before, after;
+	struct fhint_dev *dev;
+	struct tt_out r;
+
+	new_target(create, reopen, sizeof(create), "");
+	make_patterned(create);
+	{
+		const char *argv[] = { reopen, "0+1024", NULL };
+
+		r = run_trim(argv, NULL);	/* 1024 blocks deallocated */
+		CU_ASSERT_EQUAL(r.rc, 0);
+		tt_free(&r);
+	}
+	dev = dev_open(reopen);
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(fhint_dev_emu(dev), &before), 0);
+	{
+		const char *argv[] = { "--query", "--json", "lun", "0+2048",
+				       NULL };
+
+		r = run_trim_on(dev, argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, 0);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	tot = jget(j, "total");
+	CU_ASSERT_EQUAL(jint(tot, "blocks"), 2048);
+	CU_ASSERT_EQUAL(jint(tot, "deallocated"), 1024);
+	CU_ASSERT_EQUAL(jint(tot, "mapped"), 1024);
+	json_object_put(j);
+	tt_free(&r);
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(fhint_dev_emu(dev), &after), 0);
+	CU_ASSERT_EQUAL(after.unmapped_blocks, before.unmapped_blocks);
+	CU_ASSERT_EQUAL(after.mapped_blocks, before.mapped_blocks);
+	{
+		const char *argv[] = { "--query", "lun", "0+1024", NULL };
+
+		r = run_trim_on(dev, argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "1024 deallocated"));
+	tt_free(&r);
+	fhint_dev_close(dev);
+	{
+		const char *a1[] = { "--dry-run", "--verify", reopen, "0+8", NULL };
+		const char *a2[] = { "--query", "--force", reopen, "0+8", NULL };
+		const char *a3[] = { "--query", reopen, "0+1T", NULL };
+
+		assert_usage(a1);
+		assert_usage(a2);
+		assert_usage(a3);
+	}
+}
+
 /* A regular file (no SG_IO): the block layer's way, a hole per range,
  * exactly where asked; SCSI methods refused with exit 4. */
 static void test_regular_file(void)
@@ -1247,6 +1311,36 @@ static void test_regular_file(void)
 	free(buf);
 }
 
+/* --json prints one object whatever happens: on a bad target too (with
+ * "error"), and a path of non-UTF-8 bytes stays valid JSON. */
+static void test_json_always(void)
+{
+	const char *a1[] = { "--json", "emu:?size=banana", "0+8", NULL };
+	const char *a2[] = { "--json", "/tmp/fhint-\xff\xfe-none", "0+8",
+			     NULL };
+	struct json_object *j;
+	struct tt_out r = run_trim(a1, NULL);
+
+	CU_ASSERT_EQUAL(r.rc, CLI_EXIT_USAGE);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_PTR_NOT_NULL(strstr(json_object_get_string(jget(j, "error")),
+				      "size"));
+	CU_ASSERT_EQUAL(jint(j, "exit_status"), CLI_EXIT_USAGE);
+	json_object_put(j);
+	tt_free(&r);
+
+	r = run_trim(a2, NULL);
+	CU_ASSERT_EQUAL(r.rc, CLI_EXIT_USAGE);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	/* the bytes that are not UTF-8 became U+FFFD */
+	CU_ASSERT_STRING_EQUAL(json_object_get_string(jget(j, "target")),
+			       "/tmp/fhint-\xef\xbf\xbd\xef\xbf\xbd-none");
+	json_object_put(j);
+	tt_free(&r);
+}
+
 static CU_TestInfo tests[] = {
 	{ "--help and --version", test_help_version },
 	{ "bad usage: exit 2, one line", test_bad_usage },
@@ -1266,6 +1360,8 @@ static CU_TestInfo tests[] = {
 	{ "NVMe Write Zeroes with DEAC", test_nvme_write_zeroes },
 	{ "SCSI through SG_IO (fake sg + emulator)", test_sg_transport },
 	{ "regular file: holes through the block layer", test_regular_file },
+	{ "--query: GET LBA STATUS, nothing trimmed", test_query },
+	{ "--json: one object on errors, valid UTF-8", test_json_always },
 	CU_TEST_INFO_NULL,
 };
 

@@ -470,8 +470,13 @@ static bool test_failed(CU_pTest t)
 	return false;
 }
 
-static void xml_escape(FILE *f, const char *s)
+/* XML 1.0 character data: the five entities, no control bytes but tab
+ * and newline, and valid UTF-8 only (a target path may hold any bytes). */
+static void xml_escape(FILE *f, const char *raw)
 {
+	char *u = cli_utf8(raw);
+	const char *s = u;
+
 	for (; s && *s; s++) {
 		switch (*s) {
 		case '<': fputs("&lt;", f); break;
@@ -479,10 +484,12 @@ static void xml_escape(FILE *f, const char *s)
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
 		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n')
+			if ((unsigned char)*s >= 0x20 || *s == '\n' ||
+			    *s == '\t')
 				fputc(*s, f);
 		}
 	}
+	free(u);
 }
 
 static void count_suite(CU_pSuite s, struct fam_count *fc)
@@ -629,12 +636,16 @@ static void usage(FILE *f)
 "  -j, --junit FILE           write JUnit XML results to FILE\n"
 "  -S, --summary FILE         write a markdown table of results to FILE\n"
 "  -v, --verbose              more output\n"
+"      --retries N            send a command again up to N times when a\n"
+"                             unit attention interrupts it (default 8)\n"
+"      --timeout S            each command's timeout in seconds (default:\n"
+"                             the transport's, 60 for SCSI)\n"
 "  -h, --help                 this help\n"
 "  -V, --version              the version\n"
 "\n"
 "Exit status: 0 every test passed or was skipped, 1 a test failed or the\n"
-"target could not be opened, 2 bad usage, 3 --destructive refused (the\n"
-"device is mounted or in use).\n");
+"device could not be reached, 2 bad usage or target, 3 in use (or\n"
+"--destructive on a mounted device), 4 the device cannot do it.\n");
 }
 
 #define CONF_MAX_EXCLUDE	16
@@ -717,10 +728,13 @@ int conform_main(int argc, char **argv)
 		{ "junit", required_argument, NULL, 'j' },
 		{ "summary", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "retries", required_argument, NULL, 'R' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct cli_dev_opts copts;
 	const struct conf_family *sel[CONF_MAX_FAMILIES];
 	const char *scratch = NULL, *junit = NULL, *summary = NULL;
 	const char *pattern = NULL, *exclude[CONF_MAX_EXCLUDE];
@@ -735,6 +749,8 @@ int conform_main(int argc, char **argv)
 
 	memset(c, 0, sizeof(*c));
 	nr_skips = 0;
+	cli_dev_opts_init(&copts);
+	copts.retries = dopts.ua_retries;
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "ds:f:lt:x:j:S:vhV", opts,
@@ -776,6 +792,14 @@ int conform_main(int argc, char **argv)
 		case 'v':
 			c->verbose = true;
 			break;
+		case 'R':
+			if (cli_parse_retries(PROG, optarg, &copts))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'T':
+			if (cli_parse_timeout(PROG, optarg, &copts))
+				return CLI_EXIT_USAGE;
+			break;
 		case 'h':
 			usage(stdout);
 			return CLI_EXIT_OK;
@@ -813,8 +837,10 @@ int conform_main(int argc, char **argv)
 	ret = fhint_dev_open(c->target, c->destructive ? FHINT_DEV_EXCL : 0,
 			     &c->dev, err, sizeof(err));
 	if (ret)
-		return cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", c->target,
+		return cli_err(PROG, cli_open_exit(ret), "%s: %s", c->target,
 			       err);
+	dopts.ua_retries = copts.retries;
+	dopts.timeout_ms = copts.timeout_s * 1000u;
 	fhint_dev_set_opts(c->dev, &dopts);
 	c->is_emu = fhint_dev_emu(c->dev) != NULL;
 	fhint_check_clear(&chk);

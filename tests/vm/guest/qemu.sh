@@ -96,6 +96,32 @@ print(len(bad), len(kept))')
 		ok "$v: a discarded range reads zeros" || fail "$v: discarded range does not read zeros"
 done
 
+# ---- scsi-hd: partial granules are sent, cuts only on granules ----------
+# 700 ranges of 56 KiB inside the data left between the holes above, 4 KiB
+# aligned but none a whole 64 KiB granule: the default policy sends them
+# all and counts them as partial; an UNMAP filled to MAXIMUM UNMAP LBA
+# COUNT (8 MiB) closes where a range would be cut off a granule boundary
+# (QEMU keeps a 4 KiB block mapped that a cut splits)
+python3 -c '
+for i in range(700): print("%dK+56K" % (i * 128 + 68))' > /tmp/ranges-part.txt
+pj2=$($trim --json --force --in /tmp/ranges-part.txt /dev/$scsi 2>&1)
+mapfile -t pp < <(echo "$pj2" | json "d['policy']" "d['blocks_partial'] == d['blocks_sent'] == 700 * 112" "d['commands_sent']")
+expect_eq "scsi-hd: the default policy sends partial granules and counts them (policy, all partial)" \
+	"${pp[0]:-} ${pp[1]:-}" "exact True"
+map=$(host_req map scsi)
+r=$(echo "$map" | python3 -c '
+import json, sys
+ext = json.load(sys.stdin)
+def hole(a, b):
+    return all(not e["data"] for e in ext if e["start"] < b and e["start"] + e["length"] > a)
+def data(a, b):
+    return all(e["data"] for e in ext if e["start"] < b and e["start"] + e["length"] > a)
+K = 1024
+bad = [i for i in range(700) if not hole(i * 128 * K + 68 * K, i * 128 * K + 124 * K)]
+kept = [i for i in range(700) if not (data(i * 128 * K + 64 * K, i * 128 * K + 68 * K) and data(i * 128 * K + 124 * K, (i + 1) * 128 * K))]
+print(len(bad), len(kept))')
+expect_eq "scsi-hd: qemu-img map: 700 sub-granule ranges over ${pp[2]:-?} UNMAPs are holes, not one block kept at a command boundary (bad, lost)" "$r" "0 0"
+
 # ---- the block layer: virtio-blk (no SG_IO), NVMe's block node ---------
 # holes where asked (qemu-img map), the device commands the discard
 # counters of /sys/block/X/stat saw against the plan's prediction of what

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tests/test_tool_exit.c - one exit-code table for every tool (sgtools/
+ * cli.h, the EXIT STATUS of each man page): the same mistake gives the
+ * same status from fhint-trim, -write, -probe, -ua and fhint-conform.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "unit.h"
+#include "tool_capture.h"
+#include "cli.h"
+#include "trim.h"
+#include "ua.h"
+#include "write.h"
+#include "fhint/xport.h"
+
+int probe_main(int argc, char **argv);
+
+static int call(int argc, char **argv, void *ctx)
+{
+	int (*fn)(int, char **) = (int (*)(int, char **))ctx;
+
+	return fn(argc, argv);
+}
+
+/* Run @fn with argv = { prog, a, b, c } (NULLs end it); the exit status,
+ * and exactly one line on stderr unless it is 0. */
+static int run(int (*fn)(int, char **), const char *prog, const char *a,
+	       const char *b, const char *c)
+{
+	char *argv[5] = { (char *)prog, (char *)a, (char *)b, (char *)c, NULL };
+	char *out, *err;
+	int argc = 1, rc;
+	size_t lines = 0;
+
+	while (argc < 4 && argv[argc])
+		argc++;
+	rc = tool_capture(call, (void *)fn, argc, argv, NULL, &out, &err);
+	for (char *p = err; *p; p++)
+		lines += *p == '\n';
+	if (rc)
+		CU_ASSERT_EQUAL(lines, 1);
+	if (rc && lines != 1)
+		fprintf(stderr, "\n  %s %s: %s", prog, a, err);
+	free(out);
+	free(err);
+	return rc;
+}
+
+/* fhint-conform, the built program (FHINT_CONFORM, set by make check). */
+static int conform(const char *target)
+{
+	const char *bin = getenv("FHINT_CONFORM");
+	char cmd[512];
+	int st;
+
+	if (!bin || access(bin, X_OK))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "'%s' -f unmap '%s' >/dev/null 2>&1", bin,
+		 target);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Every tool gives @want for @target; trim and write get a range. */
+static void all_tools(const char *target, int want)
+{
+	int got[5], i;
+
+	got[0] = run(trim_main, "fhint-trim", target, "0+8", NULL);
+	got[1] = run(write_main, "fhint-write", target, "0+8", NULL);
+	got[2] = run(probe_main, "fhint-probe", target, NULL, NULL);
+	got[3] = run(ua_main, "fhint-ua", target, NULL, NULL);
+	got[4] = conform(target);
+	for (i = 0; i < 5; i++) {
+		if (i == 4 && got[i] < 0)
+			continue;	/* not built here */
+		CU_ASSERT_EQUAL(got[i], want);
+		if (got[i] != want)
+			fprintf(stderr, "\n  %s: tool %d exit %d, want %d",
+				target, i, got[i], want);
+	}
+}
+
+static void test_same_table(void)
+{
+	char dir[] = "/tmp/fhint-ex-XXXXXX", target[128];
+	struct fhint_dev *held = NULL;
+	char err[256];
+
+	/* a bad emu: configuration: bad usage */
+	all_tools("emu:?size=banana", CLI_EXIT_USAGE);
+	/* a path that does not exist: bad usage */
+	all_tools("/dev/fhint-no-such-device", CLI_EXIT_USAGE);
+	/* no SG_IO, not a block device or file: the device cannot */
+	all_tools("/dev/null", CLI_EXIT_UNSUPPORTED);
+	/* a portal that refuses the connection: not reached */
+	all_tools("iscsi://127.0.0.1:1/iqn.2026-12.org.fhint:none/0",
+		  CLI_EXIT_DEVICE);
+	/* an emu: backing file another device holds (locked): in use */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(target, sizeof(target), "emu:%s/lun?create=1&size=16M&ppb=16", dir);
+	CU_ASSERT_EQUAL_FATAL(fhint_dev_open(target, 0, &held, err,
+					     sizeof(err)), 0);
+	snprintf(target, sizeof(target), "emu:%s/lun?size=16M&ppb=16", dir);
+	all_tools(target, CLI_EXIT_UNSAFE);
+	fhint_dev_close(held);
+	snprintf(target, sizeof(target), "%s/lun", dir);
+	unlink(target);
+	snprintf(target, sizeof(target), "%s/lun.fhint-meta", dir);
+	unlink(target);
+	rmdir(dir);
+}
+
+/* --in with a file that is not there: bad usage, as a bad line is */
+static void test_range_file_missing(void)
+{
+	CU_ASSERT_EQUAL(run(trim_main, "fhint-trim", "emu:?size=1M", "--in",
+			    "/nonexistent/ranges.txt"), CLI_EXIT_USAGE);
+}
+
+/* fhint-conform's JUnit XML with a target path of bytes that are not
+ * UTF-8: well-formed, as Python's XML parser reads it. */
+static void test_junit_non_utf8(void)
+{
+	const char *bin = getenv("FHINT_CONFORM");
+	char dir[] = "/tmp/fhint-xu-XXXXXX", cmd[1024];
+	int st;
+
+	if (!bin || access(bin, X_OK) || system("python3 -c '' 2>/dev/null"))
+		return;		/* not built here, or no Python */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "t=\"emu:%s/$(printf 'l\\377\\376')?create=1&size=16M&ppb=16\"; "
+		 "'%s' -f unmap --junit %s/out.xml \"$t\" >/dev/null 2>&1; "
+		 "python3 -c 'import sys, xml.dom.minidom as m; "
+		 "d = m.parse(sys.argv[1]); "
+		 "sys.exit(0 if d.getElementsByTagName(\"testsuites\") or "
+		 "d.getElementsByTagName(\"testsuite\") else 1)' %s/out.xml",
+		 dir, bin, dir, dir);
+	st = system(cmd);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
+static CU_TestInfo tests[] = {
+	{ "one exit table: the same mistake, the same status",
+	  test_same_table },
+	{ "--in FILE missing: exit 2", test_range_file_missing },
+	{ "fhint-conform --junit: well-formed XML for any path",
+	  test_junit_non_utf8 },
+	CU_TEST_INFO_NULL,
+};
+FHINT_SUITE("tool_exit", tests);
