@@ -26,6 +26,7 @@
 
 #include "fhint/log.h"
 #include "fhint/sense.h"
+#include "fhint/size.h"
 #include "cli.h"
 
 static char last_error[1024];
@@ -94,135 +95,16 @@ int cli_err_sense(const char *prog, const char *what, int err,
 		       line);
 }
 
-/* Multiply-add with overflow detection. */
-static bool mul_overflows(uint64_t a, uint64_t b, uint64_t *out)
-{
-	return __builtin_mul_overflow(a, b, out);
-}
-
-static bool streq_ci(const char *a, const char *b)
-{
-	return strcasecmp(a, b) == 0;
-}
-
-/* Multiplier for a unit suffix (the part after the digits), 0 = junk. */
-static int unit_bytes(const char *u, uint64_t default_unit, uint32_t lbs,
-		      uint64_t *mult)
-{
-	static const struct {
-		char letter;
-		unsigned int shift;
-	} bin[] = { { 'k', 10 }, { 'm', 20 }, { 'g', 30 }, { 't', 40 } };
-	size_t i;
-
-	if (*u == '\0') {
-		if (!default_unit)
-			return -EINVAL;
-		*mult = default_unit;
-		return 0;
-	}
-	if (streq_ci(u, "b")) {
-		*mult = 1;
-		return 0;
-	}
-	if (streq_ci(u, "s")) {
-		if (!lbs)
-			return -EINVAL;
-		*mult = lbs;
-		return 0;
-	}
-	for (i = 0; i < sizeof(bin) / sizeof(bin[0]); i++) {
-		if (tolower((unsigned char)u[0]) != bin[i].letter)
-			continue;
-		/* K, KiB (any case) */
-		if (u[1] == '\0' || streq_ci(u + 1, "ib")) {
-			*mult = 1ULL << bin[i].shift;
-			return 0;
-		}
-		return -EINVAL;
-	}
-	return -EINVAL;
-}
-
 int cli_parse_size(const char *s, uint64_t default_unit, uint32_t lbs,
 		   uint64_t *bytes)
 {
-	uint64_t v = 0, mult;
-	bool hex = false, overflow = false;
-	const char *p;
-	int digits = 0, ret;
-
-	if (!s || !bytes || !*s)
-		return -EINVAL;
-	p = s;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		hex = true;
-		p += 2;
-	}
-	for (;; p++) {
-		unsigned int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned int)(*p - '0');
-		else if (hex && isxdigit((unsigned char)*p))
-			d = (unsigned int)(tolower((unsigned char)*p) - 'a' + 10);
-		else
-			break;
-		digits++;
-		if (__builtin_mul_overflow(v, hex ? 16u : 10u, &v) ||
-		    __builtin_add_overflow(v, d, &v))
-			overflow = true;
-	}
-	if (!digits)
-		return -EINVAL;		/* "", "-1", "K", "0x", " 1" */
-	ret = unit_bytes(p, default_unit, lbs, &mult);
-	if (ret)
-		return ret;
-	if (overflow || mul_overflows(v, mult, &v))
-		return -ERANGE;
-	*bytes = v;
-	return 0;
+	return fhint_parse_size(s, default_unit, lbs, bytes, NULL, 0);
 }
 
 int cli_parse_range(const char *s, uint64_t default_unit, uint32_t lbs,
 		    struct fhint_range *r)
 {
-	char buf[256];
-	const char *sep;
-	uint64_t a, b;
-	size_t alen;
-	int ret;
-
-	if (!s || !r || !*s)
-		return -EINVAL;
-	/* Sizes carry no sign, so the first '+' or '-' after the first
-	 * character separates the two halves ("-5+1" is junk). */
-	sep = strpbrk(s + 1, "+-");
-	if (!sep || s[0] == '+' || s[0] == '-')
-		return -EINVAL;
-	alen = (size_t)(sep - s);
-	if (alen >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, s, alen);
-	buf[alen] = '\0';
-	ret = cli_parse_size(buf, default_unit, lbs, &a);
-	if (ret)
-		return ret;
-	ret = cli_parse_size(sep + 1, default_unit, lbs, &b);
-	if (ret)
-		return ret;
-	if (*sep == '+') {
-		if (b && a > UINT64_MAX - b)
-			return -ERANGE;
-		r->start = a;
-		r->len = b;
-	} else {
-		if (b < a)
-			return -EINVAL;	/* END before START */
-		r->start = a;
-		r->len = b - a;
-	}
-	return 0;
+	return fhint_parse_range(s, default_unit, lbs, r, NULL, 0);
 }
 
 static char *trim(char *s)
@@ -264,6 +146,7 @@ int cli_read_ranges(const char *path, uint64_t default_unit, uint32_t lbs,
 	cap = *n;
 	while ((got = getline(&line, &linecap, f)) >= 0) {
 		struct fhint_range one;
+		char why[160];
 		char *hash, *t;
 
 		lineno++;
@@ -280,7 +163,8 @@ int cli_read_ranges(const char *path, uint64_t default_unit, uint32_t lbs,
 		t = trim(line);
 		if (!*t)
 			continue;
-		ret = cli_parse_range(t, default_unit, lbs, &one);
+		ret = fhint_parse_range(t, default_unit, lbs, &one, why,
+					sizeof(why));
 		if (ret) {
 			char shown[65];
 			size_t k;
@@ -290,12 +174,13 @@ int cli_read_ranges(const char *path, uint64_t default_unit, uint32_t lbs,
 				shown[k] = isprint((unsigned char)t[k]) ? t[k]
 									: '?';
 			shown[k] = '\0';
+			for (k = 0; why[k]; k++)	/* it may quote the line */
+				if (!isprint((unsigned char)why[k]))
+					why[k] = '?';
 			if (err && errlen)
 				snprintf(err, errlen, "%s:%zu: bad range '%s': %s",
 					 is_stdin ? "<stdin>" : path, lineno,
-					 shown,
-					 ret == -ERANGE ? "overflows 64 bits"
-							: "expected START+LEN or START-END");
+					 shown, why);
 			ret = -EINVAL;
 			break;
 		}

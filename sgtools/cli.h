@@ -45,22 +45,10 @@ int cli_err(const char *prog, int code, const char *fmt, ...)
 int cli_err_sense(const char *prog, const char *what, int err,
 		  const struct fhint_check *chk);
 
-/*
- * A size: decimal digits (or 0x hex) with an optional unit.  Without a
- * unit the value counts @default_unit bytes (512 for sectors); units
- * K/M/G/T (1024-based bytes, also KiB..TiB), "s" = logical blocks of
- * @lbs bytes (-EINVAL if @lbs is 0), "b" = bytes.  Overflow past 2^64-1,
- * negative numbers, empty strings and junk are -EINVAL / -ERANGE.
- * The result is in BYTES.
- */
+/* fhint_parse_size() / fhint_parse_range() (fhint/size.h) without the
+ * reason: -EINVAL or -ERANGE.  The result is in BYTES. */
 int cli_parse_size(const char *s, uint64_t default_unit, uint32_t lbs,
 		   uint64_t *bytes);
-
-/*
- * A range: START+LEN or START-END (END inclusive? no: END exclusive, like
- * blkdiscard's offset/length pairs; say so in --help), each a size as
- * above.  START+LEN overflowing 64 bits is -ERANGE.  Result in bytes.
- */
 int cli_parse_range(const char *s, uint64_t default_unit, uint32_t lbs,
 		    struct fhint_range *r);
 

@@ -34,6 +34,7 @@
 #include "fhint/range.h"
 #include "fhint/range_plan.h"
 #include "fhint/scsi_proto.h"
+#include "fhint/size.h"
 #include "fhint/xport.h"
 #include "cli.h"
 #include "trim.h"
@@ -206,6 +207,8 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool progress_bare = false;
+	char why[160];
 	int c, i;
 
 	memset(o, 0, sizeof(*o));
@@ -261,6 +264,7 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 			break;
 		case 'P':
 			o->progress = TRIM_PROGRESS_DEFAULT;
+			progress_bare = !optarg;
 			if (optarg) {
 				const char *a = optarg + (optarg[0] == '=');
 				char *end;
@@ -295,6 +299,13 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 			return cli_opt_common(PROG, c, argv, usage);
 		}
 	}
+	/* "--progress 100": the count must be attached, or 100 would be
+	 * taken for the target */
+	if (progress_bare && optind < argc && argv[optind][0] &&
+	    strspn(argv[optind], "0123456789") == strlen(argv[optind]))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--progress takes its count attached (--progress=%s or -P%s); '%s' would be the target",
+			       argv[optind], argv[optind], argv[optind]);
 	if (optind >= argc)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "no target given (try --help)");
@@ -309,12 +320,11 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 			continue;
 		}
 		/* syntax now (before touching the device), units later */
-		ret = cli_parse_range(argv[i], 512, 512, &r);
+		ret = fhint_parse_range(argv[i], 512, 512, &r, why,
+					sizeof(why));
 		if (ret)
 			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "bad range '%s': %s", argv[i],
-				       ret == -ERANGE ? "overflows 64 bits" :
-				       "expected START+LEN or START-END");
+				       "bad range '%s': %s", argv[i], why);
 	}
 	o->n_args = (size_t)(argc - optind);
 	if (o->dry_run && o->verify)
@@ -552,7 +562,7 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 static int collect_ranges(struct trim_run *t, const struct trim_opts *o)
 {
 	uint32_t lbs = t->lim.logical_block_size;
-	char err[256];
+	char err[256], why[160];
 	size_t i, cap;
 	int ret;
 
@@ -578,13 +588,12 @@ static int collect_ranges(struct trim_run *t, const struct trim_opts *o)
 	for (i = 0; i < o->n_args; i++) {
 		if (strcmp(o->args[i], "-") == 0)
 			continue;
-		ret = cli_parse_range(o->args[i], 512, lbs,
-				      &t->asked[t->n_asked]);
+		ret = fhint_parse_range(o->args[i], 512, lbs,
+					&t->asked[t->n_asked], why,
+					sizeof(why));
 		if (ret)
 			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "bad range '%s': %s", o->args[i],
-				       ret == -ERANGE ? "overflows 64 bits" :
-				       "expected START+LEN or START-END");
+				       "bad range '%s': %s", o->args[i], why);
 		t->n_asked++;
 	}
 	for (i = 0; i < o->n_files; i++) {

@@ -34,6 +34,7 @@
 #include "fhint/scsi_proto.h"
 #include "fhint/scsi_write.h"
 #include "fhint/sense.h"
+#include "fhint/size.h"
 #include "fhint/xport.h"
 #include "cli.h"
 #include "write.h"
@@ -401,14 +402,15 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 static int parse_ranges(const struct wr_opts *o, uint32_t lbs, uint64_t cap,
 			bool grow, struct fhint_range *r)
 {
+	char why[160];
 	int i, ret;
 
 	for (i = 0; i < o->nranges; i++) {
-		ret = cli_parse_range(o->ranges[i], 512, lbs, &r[i]);
+		ret = fhint_parse_range(o->ranges[i], 512, lbs, &r[i], why,
+					sizeof(why));
 		if (ret)
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "bad range '%s' (START+LEN or START-END)",
-				       o->ranges[i]);
+			return cli_err(PROG, CLI_EXIT_USAGE, "bad range '%s': %s",
+				       o->ranges[i], why);
 		if (r[i].start % lbs || r[i].len % lbs)
 			return cli_err(PROG, CLI_EXIT_USAGE,
 				       "range '%s' is not whole %u-byte blocks",

@@ -266,7 +266,7 @@ static const struct bad bads[] = {
 	{ "?size=1000", "size" }, { "?size=4097", "size" },
 	{ "?size=1G5", "size" }, { "?size=1KB", "size" },
 	{ "?size=-1", "size" }, { "?size= 1G", "size" }, { "?size=K", "size" },
-	{ "?size=0x1000", "size" }, { "?size=", "size" },
+	{ "?size=0x", "size" }, { "?size=", "size" },
 	{ "?size=1P", "size" },
 	{ "?lbs=256", "lbs" }, { "?lbs=8192", "lbs" }, { "?lbs=3000", "lbs" },
 	{ "?lbs=4K", "lbs" }, { "?lbs=0x200", "lbs" },
@@ -327,6 +327,24 @@ static const struct bad bads[] = {
 	/* given twice */
 	{ "?size=1G&size=2G", "size" }, { "?lbs=512&lbs=512", "lbs" },
 };
+
+/* One size grammar (fhint/size.h) for cfgstrings and the command line:
+ * what fhint-trim takes, size= takes. */
+static void test_sizes_as_on_the_command_line(void)
+{
+	static const char *const same[] = {
+		"?size=64M", "?size=64m", "?size=64MiB", "?size=0x4000000",
+		"?size=67108864b", "?size=65536K",
+	};
+	struct emu_config c;
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		CU_ASSERT_EQUAL(parse(same[i], &c, err, sizeof(err)), 0);
+		CU_ASSERT_EQUAL(c.size, 64ull << 20);
+	}
+}
 
 static void test_bad_values_name_the_key(void)
 {
@@ -512,6 +530,7 @@ static CU_TestInfo tests[] = {
 	{ "strings, op, gc and profile values", test_strings_doubles_enums },
 	{ "every bad value refused, the message naming the key",
 	  test_bad_values_name_the_key },
+	{ "sizes: the command line's grammar", test_sizes_as_on_the_command_line },
 	{ "messages say what the key accepts", test_messages },
 	{ "unknown key, missing '=', stray '&', too long", test_grammar_errors },
 	{ "fhint_emu_config_check", test_config_check },

@@ -1341,6 +1341,39 @@ static void test_json_always(void)
 	tt_free(&r);
 }
 
+/* Messages name the real mistake. */
+static void test_messages_name_the_error(void)
+{
+	static const struct {
+		const char *argv[4];
+		const char *says;
+	} cases[] = {
+		{ { "emu:?size=16M&ppb=16", "10-5", NULL },
+		  "END 5 is before START 10" },
+		{ { "--progress", "100", "emu:?size=16M&ppb=16", NULL },
+		  "--progress=100" },
+		{ { "emu:?size=16M&ppb=16", "10:20", NULL },
+		  "'a:b' and 'a,b' are not" },
+		{ { "emu:?size=16M&ppb=16", "10,20", NULL },
+		  "'a:b' and 'a,b' are not" },
+		{ { "emu:?size=16M&ppb=16", "1.5M+1", NULL },
+		  "whole numbers only" },
+		{ { "emu:?size=16M&ppb=16", "0+4Q", NULL }, "unknown unit 'Q'" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct tt_out r = run_trim(cases[i].argv, NULL);
+
+		CU_ASSERT_EQUAL(r.rc, CLI_EXIT_USAGE);
+		CU_ASSERT_EQUAL(count_lines(r.err), 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, cases[i].says));
+		if (!strstr(r.err, cases[i].says))
+			fprintf(stderr, "\n  %s", r.err);
+		tt_free(&r);
+	}
+}
+
 static CU_TestInfo tests[] = {
 	{ "--help and --version", test_help_version },
 	{ "bad usage: exit 2, one line", test_bad_usage },
@@ -1362,6 +1395,7 @@ static CU_TestInfo tests[] = {
 	{ "regular file: holes through the block layer", test_regular_file },
 	{ "--query: GET LBA STATUS, nothing trimmed", test_query },
 	{ "--json: one object on errors, valid UTF-8", test_json_always },
+	{ "messages name the real error", test_messages_name_the_error },
 	CU_TEST_INFO_NULL,
 };
 

@@ -14,8 +14,9 @@
  *    everything after the first '=' (it may hold '=', never '&');
  *  - keys are case sensitive; an unknown key is refused;
  *  - a key given twice is refused (no silent "last one wins");
- *  - numbers are decimal digits only; sizes are decimal digits with an
- *    optional K, M, G or T suffix (powers of 1024, either case);
+ *  - numbers are decimal digits only; sizes are fhint/size.h's, as on
+ *    the command line (digits or 0x hex; b, K..T or KiB..TiB, either
+ *    case);
  *  - a key that only means something for another profile is refused;
  *  - every refusal is one line naming the key and what it accepts.
  */
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include "fhint/nvme_dsm.h"
+#include "fhint/size.h"
 #include "fhint/scsi_unmap.h"
 
 #include "emu_ftl.h"
@@ -281,44 +283,27 @@ static bool all_digits(const char *v)
 }
 
 /*
- * Decimal digits with an optional K/M/G/T suffix.  0, -EINVAL (syntax)
- * or -ERANGE (does not fit 64 bits).
+ * A size (fhint/size.h: digits or 0x hex, units b, K..T, KiB..TiB, as on
+ * the command line) or, without @suffix, decimal digits only.  0, -EINVAL
+ * (syntax) or -ERANGE (does not fit 64 bits).
  */
 static int parse_uint(const char *v, bool suffix, uint64_t *out)
 {
-	char digits[32];
-	size_t n = strlen(v);
-	unsigned int shift = 0;
 	uint64_t u = 0;
 	size_t i;
 
-	if (suffix && n > 1) {
-		switch (v[n - 1]) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		case 't': case 'T': shift = 40; break;
-		default: break;
-		}
-		if (shift)
-			n--;
-	}
-	if (n == 0 || n >= sizeof(digits))
-		return n ? -ERANGE : -EINVAL;
-	memcpy(digits, v, n);
-	digits[n] = '\0';
-	if (!all_digits(digits))
+	if (suffix)
+		return fhint_parse_size(v, 1, 0, out, NULL, 0);
+	if (!*v || !all_digits(v))
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		unsigned int d = (unsigned int)(digits[i] - '0');
+	for (i = 0; v[i]; i++) {
+		unsigned int d = (unsigned int)(v[i] - '0');
 
 		if (u > (UINT64_MAX - d) / 10)
 			return -ERANGE;
 		u = u * 10 + d;
 	}
-	if (shift && u > (UINT64_MAX >> shift))
-		return -ERANGE;
-	*out = u << shift;
+	*out = u;
 	return 0;
 }
 

@@ -622,9 +622,10 @@ static void usage(FILE *f)
 "  -d, --destructive          run the tests that write or deallocate data\n"
 "                             (only inside --scratch-range)\n"
 "  -s, --scratch-range START+LEN | START-END\n"
-"                             the LBAs tests may change; sizes in logical\n"
-"                             blocks unless a unit is given (K/M/G/T bytes,\n"
-"                             'b' bytes, 's' blocks); END is exclusive;\n"
+"                             the LBAs tests may change; numbers count\n"
+"                             512-byte sectors unless a unit is given\n"
+"                             (K/M/G/T bytes, 'b' bytes, 's' logical\n"
+"                             blocks); END is exclusive;\n"
 "                             'all' is the whole device\n"
 "  -f, --family NAME          run only this family (repeatable)\n"
 "  -l, --list                 list the families and their tests\n"
@@ -693,7 +694,8 @@ static int parse_scratch(const char *arg, char *err, size_t errlen)
 		c->have_scratch = true;
 		return 0;
 	}
-	ret = cli_parse_range(arg, c->lbs, c->lbs, &r);
+	/* the tools' one default unit: 512-byte sectors ("s": blocks) */
+	ret = cli_parse_range(arg, 512, c->lbs, &r);
 	if (ret) {
 		snprintf(err, errlen, "--scratch-range: bad range '%s'", arg);
 		return ret;
