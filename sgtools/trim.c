@@ -14,6 +14,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,7 @@ struct trim_run {
 	bool have_stat;			/* discard counters before / after */
 	uint64_t dev_cmds;		/* device commands they counted */
 	bool async;			/* io_uring kept ranges in flight */
+	int interrupted;		/* the signal that stopped it */
 	/* --query */
 	bool queried;
 	struct fhint_lba_census *census;	/* per merged range */
@@ -879,6 +881,32 @@ static void progress(const struct trim_run *t, const struct trim_opts *o,
 		t->sent, t->plan.n_cmds, t->sent_blocks, last ? ", done" : "");
 }
 
+/* SIGINT / SIGTERM: the command in flight finishes, no other is sent,
+ * and what was sent is reported. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stop(bool on, struct sigaction *old)
+{
+	struct sigaction sa;
+
+	if (on) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_stop;
+		sigemptyset(&sa.sa_mask);
+		stop_signal = 0;
+		sigaction(SIGINT, &sa, &old[0]);
+		sigaction(SIGTERM, &sa, &old[1]);
+	} else {
+		sigaction(SIGINT, &old[0], NULL);
+		sigaction(SIGTERM, &old[1], NULL);
+	}
+}
+
 static int send_nvme(struct trim_run *t, const struct trim_opts *o,
 		     uint8_t *data, size_t cap)
 {
@@ -886,7 +914,7 @@ static int send_nvme(struct trim_run *t, const struct trim_opts *o,
 	size_t i;
 	int ret;
 
-	for (i = 0; i < t->plan.n_cmds; i++) {
+	for (i = 0; i < t->plan.n_cmds && !stop_signal; i++) {
 		if (o->verbose)
 			show_cmd(t, i, data, cap, o->json ? stderr : stdout,
 				 NULL);
@@ -917,8 +945,10 @@ static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 
 	/* fhint_discard_run over windows of the plan: one command at a time
 	 * with -v, N at a time with --progress, else all at once. */
-	step = o->verbose ? 1 : o->progress ? o->progress : t->plan.n_cmds;
-	while (i < t->plan.n_cmds) {
+	/* one command at a time, so a signal stops after the one in flight
+	 * (the block layer: 64, so its ranges stay in flight together) */
+	step = o->verbose ? 1 : o->progress ? o->progress : t->block ? 64 : 1;
+	while (i < t->plan.n_cmds && !stop_signal) {
 		view = t->plan;
 		view.cmds = t->plan.cmds + i;
 		view.n_cmds = t->plan.n_cmds - i < step ? t->plan.n_cmds - i
@@ -1115,6 +1145,10 @@ static void print_json(const struct trim_run *t, const struct trim_opts *o,
 	} else {
 		json_object_object_add(j, "verify", NULL);
 	}
+	json_object_object_add(j, "interrupted", t->interrupted ?
+			       json_object_new_string(t->interrupted == SIGINT ?
+						      "SIGINT" : "SIGTERM") :
+			       NULL);
 	json_object_object_add(j, "error", status ?
 			       cli_json_str(cli_last_error()) : NULL);
 	json_object_object_add(j, "exit_status", json_object_new_int(status));
@@ -1413,6 +1447,13 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 	progress(t, o, true);
 	if (ret)
 		return ret;
+	if (stop_signal) {
+		t->interrupted = stop_signal;
+		return cli_err(PROG, 128 + stop_signal,
+			       "%s: stopped after %zu of %zu commands",
+			       strsignal(stop_signal), t->sent,
+			       t->plan.n_cmds);
+	}
 	if (o->verify) {
 		if (t->nvme || t->block)
 			fprintf(stderr, PROG ": warning: --verify needs GET LBA STATUS (SCSI); not available on %s\n",
@@ -1425,6 +1466,7 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 
 static int trim_common(struct fhint_dev *given, int argc, char **argv)
 {
+	struct sigaction old_sig[2];
 	struct trim_opts o;
 	struct trim_run t;
 	int ret;
@@ -1435,14 +1477,16 @@ static int trim_common(struct fhint_dev *given, int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.method = FHINT_DISCARD_SCSI_UNMAP;
 	t.dev = given;
+	catch_stop(true, old_sig);
 	ret = run(&t, &o);
+	catch_stop(false, old_sig);
 	if (t.queried)
 		print_query(&t, &o, ret);
 	else if (o.json && t.dev && t.lim.logical_block_size)
 		print_json(&t, &o, ret);
 	else if (o.json && ret)
 		print_json_error(&o, ret);
-	else if (!o.json && !ret && t.n_asked)
+	else if (!o.json && (!ret || t.interrupted) && t.n_asked)
 		print_text(&t, &o);
 	fflush(stdout);
 	if (t.cmds_json)

@@ -7,6 +7,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include "ua.h"
 #include "write.h"
 #include "fhint/xport.h"
+#include <json-c/json.h>
 
 int probe_main(int argc, char **argv);
 
@@ -151,12 +153,86 @@ static void test_junit_non_utf8(void)
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+/*
+ * SIGINT mid-run: the command in flight finishes, no other is sent, the
+ * --json object says what was sent, exit 128 + 2.  The signal comes once
+ * the first --progress line shows the trim under way.
+ */
+static void test_sigint(void)
+{
+	const char *top = getenv("top_builddir");
+	char bin[512], buf[4096], *big;
+	size_t cap = 1 << 20;
+	int out[2], err[2], st;
+	struct json_object *j, *v;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+	FILE *f;
+
+	snprintf(bin, sizeof(bin), "%s/sgtools/fhint-trim", top ? top : ".");
+	if (access(bin, X_OK))
+		return;
+	f = fopen("/tmp/fhint-sigint-ranges", "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	for (int i = 0; i < 100000; i++)
+		fprintf(f, "%d+1\n", 2 * i);
+	fclose(f);
+	CU_ASSERT_FATAL(pipe(out) == 0 && pipe(err) == 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		close(out[0]);
+		close(err[0]);
+		execl(bin, bin, "--json", "--progress=100",
+		      "emu:?size=128M&max_unmap_desc=1", "--in",
+		      "/tmp/fhint-sigint-ranges", (char *)NULL);
+		_exit(99);
+	}
+	close(out[1]);
+	close(err[1]);
+	n = read(err[0], buf, sizeof(buf));	/* the first progress line */
+	CU_ASSERT(n > 0);
+	kill(pid, SIGINT);
+	/* the object lists every range: read it all */
+	big = malloc(cap);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+	while ((n = read(out[0], big + got, cap - 1 - got)) > 0) {
+		got += (size_t)n;
+		if (got + 1 == cap) {
+			cap *= 2;
+			big = realloc(big, cap);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(big);
+		}
+	}
+	big[got] = '\0';
+	close(out[0]);
+	close(err[0]);
+	waitpid(pid, &st, 0);
+	unlink("/tmp/fhint-sigint-ranges");
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGINT);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 128 + SIGINT)
+		fprintf(stderr, "\n  status %#x", st);
+	j = json_tokener_parse(big);
+	free(big);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT(json_object_object_get_ex(j, "interrupted", &v) &&
+		  !strcmp(json_object_get_string(v), "SIGINT"));
+	CU_ASSERT(json_object_object_get_ex(j, "commands_sent", &v));
+	CU_ASSERT(json_object_get_int64(v) >= 100 &&
+		  json_object_get_int64(v) < 100000);
+	json_object_put(j);
+}
+
 static CU_TestInfo tests[] = {
 	{ "one exit table: the same mistake, the same status",
 	  test_same_table },
 	{ "--in FILE missing: exit 2", test_range_file_missing },
 	{ "fhint-conform --junit: well-formed XML for any path",
 	  test_junit_non_utf8 },
+	{ "SIGINT: the command in flight finishes, what was sent is said",
+	  test_sigint },
 	CU_TEST_INFO_NULL,
 };
 FHINT_SUITE("tool_exit", tests);
