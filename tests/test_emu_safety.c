@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -23,6 +25,8 @@
 #include "emu_journal.h"
 #include "emu_media.h"
 #include "fhint/log.h"
+#include "fhint/scsi_unmap.h"
+#include "fhint/scsi_write.h"
 
 static struct emu_dev *dev_of(struct fhint_emu *emu)
 {
@@ -527,6 +531,191 @@ static void test_messages_go_to_the_hook(void)
 	CU_ASSERT_PTR_NULL(strchr(h.msg, '\n'));
 }
 
+/* ---- a full host file system ---- */
+
+#define CHUNK_LBAS	128		/* 64 KiB of 512-byte blocks */
+
+static uint8_t x_write(struct fhint_emu *emu, uint64_t lba, uint32_t nlb,
+		       const uint8_t *data, struct fhint_emu_cmd *c)
+{
+	struct fhint_rw_cdb rc = { .op = FHINT_RW_WRITE_16, .lba = lba,
+				   .nlb = nlb };
+	uint8_t cdb[16];
+
+	if (fhint_rw_cdb_encode(&rc, cdb, sizeof(cdb)) != 16)
+		return 0xff;
+	return emu_t_exec(emu, c, cdb, 16, data, (size_t)nlb * 512, NULL, 0);
+}
+
+static uint8_t x_unmap(struct fhint_emu *emu, const struct fhint_unmap_desc *d,
+		       size_t n, struct fhint_emu_cmd *c)
+{
+	struct fhint_unmap_cdb uc = { .param_len = (uint16_t)(8 + 16 * n) };
+	uint8_t cdb[10], param[8 + 16 * 64];
+
+	if (n > 64 || fhint_unmap_cdb_encode(&uc, cdb, sizeof(cdb)) != 10 ||
+	    fhint_unmap_param_encode(d, n, param, sizeof(param)) !=
+	    (int)(8 + 16 * n))
+		return 0xff;
+	return emu_t_exec(emu, c, cdb, 10, param, 8 + 16 * n, NULL, 0);
+}
+
+static bool is_27_07(const struct fhint_emu_cmd *c)
+{
+	struct fhint_sense s = emu_t_sense(c);
+
+	return c->status == FHINT_STATUS_CHECK_CONDITION &&
+	       s.sense_key == FHINT_SK_DATA_PROTECT &&
+	       s.asc == FHINT_ASC_WRITE_PROTECTED && s.ascq == 0x07;
+}
+
+static void chunk_data(uint8_t *p, uint64_t chunk, uint8_t tag)
+{
+	for (size_t i = 0; i < CHUNK_LBAS * 512; i++)
+		p[i] = (uint8_t)(chunk * 31 + i / 512 * 7 + tag) | 1;
+}
+
+struct full_log {
+	int errors, notices;
+	bool named;		/* the errno's name and the LUN's path */
+	const char *path;
+};
+
+static void full_hear(int level, const char *msg, void *arg)
+{
+	struct full_log *l = arg;
+
+	if (level <= FHINT_LOG_ERR) {
+		l->errors++;
+		l->named = strstr(msg, "ENOSPC") && strstr(msg, l->path);
+	} else if (level == FHINT_LOG_NOTICE) {
+		l->notices++;
+	}
+}
+
+/*
+ * In a child, on a tmpfs of 8 MiB of its own: fill it through the LUN
+ * (@keys: the profile), then check what a full file system does.  The
+ * exit status names the first check that failed (0: all passed, 77: no
+ * tmpfs could be mounted here).
+ */
+static int full_fs_child(const char *dir, const char *keys)
+{
+	static uint8_t w[CHUNK_LBAS * 512], r[CHUNK_LBAS * 512];
+	struct full_log log = { 0 };
+	struct fhint_unmap_desc d[64];
+	struct fhint_emu_cmd c;
+	struct fhint_emu *emu;
+	char path[320], cfg[700], err[512];
+	uint64_t k, i;
+	int n;
+
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("fhint-full", dir, "tmpfs", 0, "size=8m"))
+		return 77;
+	snprintf(path, sizeof(path), "%s/lun.img", dir);
+	log.path = path;
+	fhint_set_log(full_hear, &log);
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=64M&%s", path, keys);
+	if (fhint_emu_open(cfg, &emu, err, sizeof(err)))
+		return 1;
+	x_write(emu, 0, 1, w, &c);	/* the power-on unit attention */
+	/* fill it: the first write that finds no room is 27/07 */
+	for (k = 0; k < 1024; k++) {
+		chunk_data(w, k, 1);
+		if (x_write(emu, k * CHUNK_LBAS, CHUNK_LBAS, w, &c))
+			break;
+	}
+	if (k == 1024 || k < 16 || !is_27_07(&c))
+		return 2;
+	/* and so is every write after it, even over mapped blocks, until
+	 * space is freed: never MEDIUM ERROR 03/0C00 (the journal full) */
+	for (n = 0; n < 100000; n++)
+		if (x_write(emu, 0, 1, w, &c))
+			break;
+	if (n != 0 || !is_27_07(&c))
+		return 3;
+	/* said once, with the host's error and the path */
+	if (log.errors != 1 || !log.named)
+		return 4;
+	/* deallocation works: the first half, whole chunks ... */
+	for (i = 0; i < k / 2; i += n) {
+		for (n = 0; n < 64 && i + n < k / 2; n++)
+			d[n] = (struct fhint_unmap_desc){
+				.lba = (i + n) * CHUNK_LBAS,
+				.nlb = CHUNK_LBAS };
+		if (x_unmap(emu, d, n, &c))
+			return 5;
+	}
+	/* ... and every other 4 KiB of the third quarter (no whole chunk:
+	 * freed at once all the same, while the host is full) */
+	for (i = k / 2; i < 3 * k / 4; i++) {
+		for (n = 0; n < 8; n++)
+			d[n] = (struct fhint_unmap_desc){
+				.lba = i * CHUNK_LBAS + 16 * n, .nlb = 8 };
+		if (x_unmap(emu, d, 8, &c))
+			return 6;
+	}
+	/* the space came back: writes work again */
+	chunk_data(w, 0, 2);
+	if (x_write(emu, 0, CHUNK_LBAS, w, &c) || log.notices != 1)
+		return 7;
+	fhint_emu_close(emu);
+	/* everything as it was acknowledged */
+	snprintf(cfg, sizeof(cfg), "%s?size=64M&%s", path, keys);
+	if (fhint_emu_open(cfg, &emu, err, sizeof(err)))
+		return 8;
+	for (i = 0; i < 3 * k / 4 + (k - 3 * k / 4); i++) {
+		struct fhint_check chk = { 0 };
+
+		if (emu_media_read(dev_of(emu), i * CHUNK_LBAS, CHUNK_LBAS, r,
+				   &chk))
+			return 9;
+		chunk_data(w, i, i ? 1 : 2);
+		if (i && i < k / 2)
+			memset(w, 0, sizeof(w));
+		for (n = 0; i >= k / 2 && i < 3 * k / 4 && n < 8; n++)
+			memset(w + (16 * n) * 512, 0, 8 * 512);
+		if (memcmp(w, r, sizeof(w)))
+			return 10;
+	}
+	fhint_emu_close(emu);
+	return 0;
+}
+
+static void full_fs_case(const char *keys)
+{
+	char dir[300];
+	int st;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/full", emu_t_tmpdir());
+	mkdir(dir, 0755);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		_exit(full_fs_child(dir, keys));
+	CU_ASSERT_EQUAL(waitpid(pid, &st, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(st));
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "(skipped: no tmpfs in a mount namespace "
+			"here) ");
+		return;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fprintf(stderr, "\n  %s: check %d failed ", keys,
+			WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	CU_ASSERT_EQUAL(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 0);
+	rmdir(dir);
+}
+
+static void test_full_file_system(void)
+{
+	full_fs_case("profile=thin");
+	full_fs_case("profile=flash&ppb=16");
+}
+
 static CU_TestInfo tests[] = {
 	{ "create=1 never adopts a file that holds data; import=1 does",
 	  test_create_never_adopts_data },
@@ -544,6 +733,8 @@ static CU_TestInfo tests[] = {
 	  test_both_files_locked },
 	{ "compaction never truncates a file another LUN holds",
 	  test_compaction_spares_a_locked_tmp },
+	{ "a full host file system: 27/07 once said, UNMAP frees, nothing lost",
+	  test_full_file_system },
 	{ "the library writes nothing to stderr; messages go to the hook",
 	  test_messages_go_to_the_hook },
 	CU_TEST_INFO_NULL,

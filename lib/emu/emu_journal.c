@@ -28,6 +28,10 @@ struct emu_journal {
 	struct emu_journal_ident id;
 	uint32_t generation;
 	uint64_t end;		/* bytes of valid header + records */
+	uint64_t alloc;		/* bytes written (allocated): [end, alloc)
+				 * holds zeros, the reserve and the window */
+	uint64_t torn_end;	/* replay: end of what follows the records
+				 * and is not zeros (cut by accept) */
 	uint64_t first_end;	/* end of the first record (checkpoint) */
 	uint64_t appends;
 	uint32_t rewrites;
@@ -37,7 +41,7 @@ struct emu_journal {
 	uint8_t *win;
 	uint64_t win_off;
 	size_t win_len;
-	bool no_win;		/* fill or mmap failed: pwritev only */
+	bool no_win;		/* mmap failed: pwritev only */
 	/* group commit (emu_journal_batch_begin): records not yet written */
 	bool batching;
 	uint8_t *bbuf;
@@ -360,6 +364,31 @@ static int put_record(int fd, uint64_t off, uint16_t type,
 	return write_all(fd, iov, 3, off);
 }
 
+/* Where the reserve after records ending at @end ends: at least
+ * EMU_JOURNAL_RESERVE bytes of zeros, to a 64 KiB boundary. */
+static uint64_t reserve_end(uint64_t end)
+{
+	return (end + EMU_JOURNAL_RESERVE + EMU_JOURNAL_WIN_ALIGN - 1) &
+	       ~((uint64_t)EMU_JOURNAL_WIN_ALIGN - 1);
+}
+
+/* @len bytes of zeros at @off (written: the blocks are allocated). */
+static int write_zeros(int fd, uint64_t off, uint64_t len)
+{
+	static const uint8_t zero[65536];
+	int ret = 0;
+
+	while (!ret && len) {
+		struct iovec iov = { (void *)zero, len < sizeof(zero) ?
+				     (size_t)len : sizeof(zero) };
+
+		ret = write_all(fd, &iov, 1, off);
+		off += iov.iov_len;
+		len -= iov.iov_len;
+	}
+	return ret;
+}
+
 static int sync_dir(const char *path)
 {
 	char *copy = strdup(path);
@@ -379,14 +408,16 @@ static int sync_dir(const char *path)
 	return ret;
 }
 
-/* Write header + one record to PATH.tmp, fsync, rename over PATH, fsync
- * the directory.  Returns the open fd, locked (emu_lock_file) before it
+/* Write header + one record + the reserve's zeros to PATH.tmp, fsync,
+ * rename over PATH, fsync the directory.  Returns the open fd, locked (emu_lock_file) before it
  * takes PATH's place, or a negative errno: -EBUSY when PATH.tmp is a
  * file some open device holds (it is left alone). */
 static int write_new(const char *path, const struct emu_journal_ident *id,
 		     uint32_t generation, uint16_t type, const uint8_t *ckpt,
 		     size_t len)
 {
+	uint64_t end = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + len +
+		       EMU_JOURNAL_REC_CRC;
 	uint8_t h[EMU_JOURNAL_HDR_LEN];
 	struct iovec iov[1];
 	char *tmp;
@@ -416,6 +447,8 @@ static int write_new(const char *path, const struct emu_journal_ident *id,
 	ret = write_all(fd, iov, 1, 0);
 	if (!ret)
 		ret = put_record(fd, EMU_JOURNAL_HDR_LEN, type, ckpt, len);
+	if (!ret)
+		ret = write_zeros(fd, end, reserve_end(end) - end);
 	if (!ret && fsync(fd) < 0)
 		ret = -errno;
 	if (!ret && rename(tmp, path) < 0)
@@ -458,6 +491,7 @@ int emu_journal_create(const char *path, const struct emu_journal_ident *id,
 	j->first_end = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + len +
 		       EMU_JOURNAL_REC_CRC;
 	j->end = j->first_end;
+	j->alloc = reserve_end(j->end);
 	*out = j;
 	return 0;
 }
@@ -539,6 +573,7 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 	if (found_uuid)
 		memcpy(found_uuid, j->id.uuid, EMU_JOURNAL_UUID_LEN);
 	j->end = (uint64_t)st.st_size;
+	j->alloc = j->end;
 	*out = j;
 	return 0;
 }
@@ -644,22 +679,18 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 		pos = end;
 	}
 	if (torn) {
-		/* what is cut: the torn record; the zeros after it (a tail
-		 * window's, or blocks a power loss left unwritten) are cut
-		 * but not counted */
+		/* what is cut (emu_journal_accept): the torn record; the
+		 * zeros after it (the reserve, a tail window's, blocks a
+		 * power loss left unwritten) are not counted, and stay */
 		uint64_t last = size;
 
 		while (last > pos && !map[last - 1])
 			last--;
 		info->torn_bytes = last - pos;
-		if (ftruncate(j->fd, (off_t)pos) < 0) {
-			ret = emu_seterr(err, errlen, -errno, "metadata %s: "
-					 "cannot cut the torn tail: %s",
-					 j->path, strerror(errno));
-			goto out;
-		}
+		j->torn_end = last;
 	}
 	j->end = pos;
+	j->alloc = size;
 	info->records = records;
 	info->bytes = pos;
 	info->generation = j->generation;
@@ -680,33 +711,57 @@ static void win_drop(struct emu_journal *j)
 }
 
 /*
- * Zeros from the end to the end of the window at @off, written (not
- * fallocated): the blocks are reserved, so a full file system fails this
- * pwritev and not a later store (SIGBUS), and the pages are in the page
- * cache, so a store into one costs a minor fault, not an allocation.
+ * Zeros written (not fallocated) from the allocated end up to @to, in
+ * 64 KiB steps: the blocks are allocated, so a full file system fails
+ * this and not a later store into the window (SIGBUS) or a record written
+ * over them, and the pages are in the page cache, so a store into one
+ * costs a minor fault.  What failed leaves alloc where the last whole
+ * step ended.
  */
-static int win_fill(struct emu_journal *j, uint64_t off)
+static int tail_grow(struct emu_journal *j, uint64_t to)
 {
-	static const uint8_t zero[65536];
-	uint64_t at = j->end, stop = off + EMU_JOURNAL_WIN;
+	static const uint8_t zero[EMU_JOURNAL_WIN_ALIGN];
 	int ret = 0;
 
-	while (!ret && at < stop) {
-		struct iovec iov = { (void *)zero, stop - at < sizeof(zero) ?
-				     (size_t)(stop - at) : sizeof(zero) };
+	to = (to + EMU_JOURNAL_WIN_ALIGN - 1) &
+	     ~((uint64_t)EMU_JOURNAL_WIN_ALIGN - 1);
+	if (j->alloc < j->end)
+		j->alloc = j->end;
+	while (!ret && j->alloc < to) {
+		/* to the next 64 KiB boundary, then 64 KiB a step */
+		size_t n = sizeof(zero) - (j->alloc & (sizeof(zero) - 1));
+		struct iovec iov = { (void *)zero, n };
 
-		ret = write_all(j->fd, &iov, 1, at);
-		at += iov.iov_len;
+		ret = write_all(j->fd, &iov, 1, j->alloc);
+		if (!ret)
+			j->alloc += n;
 	}
 	return ret;
 }
 
+int emu_journal_room(struct emu_journal *j, bool probe)
+{
+	int ret;
+
+	if (probe) {
+		/* one step more than there is: does the host have room? */
+		ret = tail_grow(j, (j->alloc > j->end ? j->alloc : j->end) + 1);
+		if (ret)
+			return ret;
+	}
+	if (j->alloc >= j->end + EMU_JOURNAL_ROOM)
+		return 0;
+	/* a window's worth more, but the room is what counts */
+	ret = tail_grow(j, j->end + EMU_JOURNAL_ROOM + EMU_JOURNAL_WIN);
+	return j->alloc >= j->end + EMU_JOURNAL_ROOM ? 0 : ret;
+}
+
 /*
  * Where a record of @need bytes can be stored at the end, in the window;
- * NULL: write it with pwritev.  A new window is filled with zeros before
- * it is mapped (win_fill); a fill that fails is cut off again, and this
- * and every later record of the open device go out with pwritev, which
- * reports an error if the record itself does not fit.
+ * NULL: write it with pwritev.  A window maps allocated bytes only (the
+ * tail is grown first); where the file system has no room for a new one,
+ * the record goes out with pwritev: over the reserve's zeros if it fits
+ * in them, else past them (which reports the error if it does not fit).
  */
 static uint8_t *win_room(struct emu_journal *j, size_t need)
 {
@@ -720,14 +775,9 @@ static uint8_t *win_room(struct emu_journal *j, size_t need)
 		return NULL;
 	win_drop(j);
 	off = j->end & ~((uint64_t)EMU_JOURNAL_WIN_ALIGN - 1);
-	if (win_fill(j, off)) {
-		/* no room (ENOSPC, EFBIG): pwritev from now on, which says
-		 * when the record itself does not fit */
-		j->no_win = true;
-		/* zeros that a failed cut leaves, replay cuts */
-		(void)!ftruncate(j->fd, (off_t)j->end);
+	if (j->alloc < off + EMU_JOURNAL_WIN &&
+	    tail_grow(j, off + EMU_JOURNAL_WIN))
 		return NULL;
-	}
 	p = mmap(NULL, EMU_JOURNAL_WIN, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_POPULATE, j->fd, (off_t)off);
 	if (p == MAP_FAILED) {
@@ -741,19 +791,30 @@ static uint8_t *win_room(struct emu_journal *j, size_t need)
 }
 
 /* After a write of @bytes (@recs records) at the end: count it, and
- * either advance the end or cut off what a failed write left (no partial
- * record stays behind). */
+ * either advance the end or undo what a failed write left (no partial
+ * record stays behind): zeros again over the allocated part, the file
+ * cut back where it ran past it. */
 static int tail_written(struct emu_journal *j, int ret, uint64_t bytes,
 			uint64_t recs)
 {
 	j->writes++;
 	if (ret) {
-		win_drop(j);	/* the file shrinks under it */
-		if (ftruncate(j->fd, (off_t)j->end) < 0)
+		uint64_t stop = j->end + bytes;
+
+		win_drop(j);	/* the file may shrink under it */
+		if (stop > j->alloc) {
+			if (ftruncate(j->fd, (off_t)(j->alloc > j->end ?
+						     j->alloc : j->end)) < 0)
+				return -errno;
+			stop = j->alloc;
+		}
+		if (stop > j->end && write_zeros(j->fd, j->end, stop - j->end))
 			return -errno;
 		return ret;
 	}
 	j->end += bytes;
+	if (j->alloc < j->end)
+		j->alloc = j->end;
 	j->appends += recs;
 	return 0;
 }
@@ -767,6 +828,9 @@ static int batch_flush(struct emu_journal *j)
 
 	if (!bytes)
 		return 0;
+	/* the file system may have room again (a deallocation freed it) */
+	if (j->end + bytes > j->alloc)
+		tail_grow(j, j->end + bytes + EMU_JOURNAL_ROOM);
 	iov = (struct iovec){ j->bbuf, j->blen };
 	j->blen = 0;
 	j->brecs = 0;
@@ -841,6 +905,16 @@ int emu_journal_batch_end(struct emu_journal *j)
 	return batch_flush(j);
 }
 
+int emu_journal_accept(struct emu_journal *j)
+{
+	int ret = 0;
+
+	if (j->torn_end > j->end)
+		ret = write_zeros(j->fd, j->end, j->torn_end - j->end);
+	j->torn_end = 0;
+	return ret;
+}
+
 uint64_t emu_journal_writes(const struct emu_journal *j)
 {
 	return j->writes;
@@ -871,6 +945,8 @@ int emu_journal_rewrite(struct emu_journal *j,
 	j->first_end = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + len +
 		       EMU_JOURNAL_REC_CRC;
 	j->end = j->first_end;
+	j->alloc = reserve_end(j->end);
+	j->torn_end = 0;
 	return 0;
 }
 
@@ -905,14 +981,13 @@ void emu_journal_close(struct emu_journal *j)
 	if (!j)
 		return;
 	batch_flush(j);		/* a batch left open: write what it has */
-	if (j->win) {
-		/* the unused part of the window goes */
-		win_drop(j);
-		if (ftruncate(j->fd, (off_t)j->end) < 0)
-			fhint_msg(FHINT_LOG_WARNING, "metadata %s: cannot cut "
-				  "the unused tail: %s", j->path,
-				  strerror(errno));
-	}
+	win_drop(j);
+	/* the reserve stays (deallocation on a full file system after the
+	 * next open); zeros past it go */
+	if (j->alloc > reserve_end(j->end) &&
+	    ftruncate(j->fd, (off_t)reserve_end(j->end)) < 0)
+		fhint_msg(FHINT_LOG_WARNING, "metadata %s: cannot cut the "
+			  "unused tail: %s", j->path, strerror(errno));
 	close(j->fd);
 	free(j->bbuf);
 	free(j->path);

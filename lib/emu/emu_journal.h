@@ -24,16 +24,22 @@
  * written full of zeros (pwritev) before it is mapped; header before
  * payload before CRC.  A stored record is in the page cache, so a kill -9
  * cannot lose it, as after a pwritev; fdatasync writes it out as it
- * would.  The file therefore has a zero-filled tail while open (cut at
- * close, or by replay after a kill).  Where the zero fill or mmap fails,
- * appends use pwritev (which reports the error).
+ * would.  Where the zero fill or mmap fails, appends use pwritev (which
+ * reports the error).
+ *
+ * The file always ends in zeros written ahead: at least
+ * EMU_JOURNAL_RESERVE of them, kept from creation to close and across
+ * compactions, so that the records of deallocations fit on a full host
+ * file system (emu_journal_room, spec-notes/emulator-media.md "The
+ * reserve").
  *
  * Replay accepts a torn tail (what a crash leaves of the last, never
  * acknowledged record: a record running past the end of the file, a
  * header followed only by zeros, or a record with a bad CRC followed only
  * by zeros; what a power loss leaves of unsynced records: a page of zeros
- * where a record header should start) and cuts it off, with what
- * follows; any other damage is -EBADMSG, never a silent reset.
+ * where a record header should start) and cuts it off (zeros over it, once
+ * the caller accepted the journal), with what follows; any other damage is
+ * -EBADMSG, never a silent reset.
  *
  * Internal emulator symbols (emu_journal_*), not part of the libfhint API.
  */
@@ -54,6 +60,11 @@
 #define EMU_JOURNAL_WIN		(1u << 20)	/* tail window bytes */
 #define EMU_JOURNAL_WIN_ALIGN	65536		/* its offset's alignment */
 #define EMU_JOURNAL_PAGE	4096	/* unit of writeback (replay) */
+/* Zeros kept written after the records, for the records of deallocations
+ * on a full file system; records of other operations need this much
+ * room past the end (emu_journal_room). */
+#define EMU_JOURNAL_RESERVE	(1u << 20)
+#define EMU_JOURNAL_ROOM	(EMU_JOURNAL_RESERVE + (256u << 10))
 
 /* Who the metadata belongs to: a journal whose header differs in any
  * field is refused (-EBADMSG). */
@@ -119,11 +130,27 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 		     uint8_t *found_uuid, struct emu_journal **out,
 		     char *err, size_t errlen);
 
-/* Feed every record to @fn in order; cut off a torn tail.  0, -EBADMSG
- * (damage before the tail, or @fn refused), -errno. */
+/* Feed every record to @fn in order; find the torn tail.  The file is
+ * not changed: 0, -EBADMSG (damage before the tail, or @fn refused),
+ * -errno. */
 int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 		       void *arg, struct emu_journal_info *info,
 		       char *err, size_t errlen);
+/* The caller trusts what replay found: cut the torn tail (zeros over it,
+ * the allocation kept).  0 or -errno. */
+int emu_journal_accept(struct emu_journal *j);
+
+/*
+ * Room for the record of an operation that may need space of the host
+ * (a write): EMU_JOURNAL_ROOM allocated past the end, grown now if not;
+ * with @probe, the file must also take one more step of zeros (does the
+ * host have room again?).  0, or the error of the host file system
+ * (-ENOSPC, -EFBIG, -EIO): the operation should then be refused before it
+ * changes anything.  Records of deallocations do not ask: they may use
+ * the last EMU_JOURNAL_RESERVE bytes, which are there whatever the file
+ * system's state.
+ */
+int emu_journal_room(struct emu_journal *j, bool probe);
 
 /* Append one record with a single pwritev: when it returns 0 the kernel
  * has the record (a process kill cannot lose it).  -EMSGSIZE, -errno. */

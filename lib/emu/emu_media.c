@@ -19,6 +19,7 @@
  * The other parts: emu_media_priv.h.  Design and figures:
  * spec-notes/emulator-media.md.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@
 #include "emu_smr.h"
 #include "emu_store.h"
 #include "emu_thin.h"
+#include "log_priv.h"
 #include "emu_timing.h"
 
 /* Host I/O error -> sense: ENOSPC of the host file system is the thin
@@ -40,6 +42,55 @@ int media_io_error(struct fhint_check *chk, int ret, bool write)
 	return fhint_check_set(chk, FHINT_SK_MEDIUM_ERROR,
 			       write ? FHINT_ASC_WRITE_ERROR :
 			       FHINT_ASC_UNRECOVERED_READ_ERROR, 0x00, -EIO);
+}
+
+void media_space_low(struct emu_media *m, int err, const char *what,
+		     const char *path)
+{
+	if (!m->space_low)
+		fhint_msg(FHINT_LOG_ERR, "%s %s: %s (%s): the host file system "
+			  "is full; writes get SPACE ALLOCATION FAILED (27/07) "
+			  "until space is freed, deallocation still works",
+			  what, path, strerror(-err), strerrorname_np(-err));
+	m->space_low = true;
+}
+
+static void space_ok(struct emu_media *m)
+{
+	if (!m->space_low)
+		return;
+	fhint_msg(FHINT_LOG_NOTICE, "%s: the host file system has room "
+		  "again; writes work", m->dev->cfg.path[0] ?
+		  m->dev->cfg.path : "memory");
+	m->space_low = false;
+}
+
+/* Host errors that mean "no space": the thin provisioning answer. */
+static int space_errno(int ret)
+{
+	return ret == -EFBIG || ret == -EDQUOT ? -ENOSPC : ret;
+}
+
+/*
+ * A write's journal record must fit without the reserve: else refuse the
+ * write before it changes anything (27/07 when the host is out of space,
+ * as the store's ENOSPC).  Once the host was full, every write is refused
+ * so until the journal can grow again (a deallocation freed space).
+ */
+static int media_room(struct emu_media *m, struct fhint_check *chk)
+{
+	int ret;
+
+	if (!m->jr)
+		return 0;
+	ret = space_errno(emu_journal_room(m->jr, m->space_low));
+	if (!ret) {
+		space_ok(m);
+		return 0;
+	}
+	if (ret == -ENOSPC)
+		media_space_low(m, ret, "metadata", m->meta);
+	return media_io_error(chk, ret, true);
 }
 
 int media_refuse_broken(struct fhint_check *chk)
@@ -291,6 +342,9 @@ static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		if (ret)
 			return ret;
 	}
+	ret = media_room(m, chk);
+	if (ret)
+		return ret;
 	media_op_begin(m);
 	ret = model_write(m, lba, nlb, group, chk);
 	if (ret) {
@@ -310,8 +364,15 @@ static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	if (wret) {
 		/* best effort: no old bytes of a deallocated unit show */
 		emu_store_zero(m->store, lba * m->lbs, nlb * m->lbs);
+		wret = space_errno(wret);
+		if (wret == -ENOSPC)
+			media_space_low(m, wret, "backing file",
+					m->dev->cfg.path[0] ? m->dev->cfg.path :
+					"(memory)");
 		return media_io_error(chk, wret, true);
 	}
+	if (!m->jr)
+		space_ok(m);	/* with a journal, media_room says when */
 	return 0;
 }
 

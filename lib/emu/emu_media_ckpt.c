@@ -10,6 +10,7 @@
  * data extents become mapped.  Record layouts and the rules of what is
  * refused: spec-notes/emulator-media.md.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,15 +147,31 @@ int media_compact(struct emu_media *m)
 		free(b);
 	}
 	if (ret) {
-		fhint_msg(FHINT_LOG_WARNING, "metadata %s: compaction failed: "
-			  "%s (the journal stays valid)", m->meta,
-			  strerror(-ret));
+		if (!m->compact_warned)
+			fhint_msg(FHINT_LOG_WARNING, "metadata %s: compaction "
+				  "failed: %s (%s); the journal stays valid "
+				  "and longer until one succeeds", m->meta,
+				  strerror(-ret), strerrorname_np(-ret));
+		m->compact_warned = true;
 		return ret;
 	}
+	m->compact_warned = false;
+	m->compact_retry = 0;
 	m->info.rewrites++;
 	m->info.checkpoint_bytes = len;
 	m->jr_dirty = false;	/* the new journal was fsynced */
 	return 0;
+}
+
+void media_compact_maybe(struct emu_media *m)
+{
+	uint64_t tail = emu_journal_tail_bytes(m->jr);
+
+	if (tail <= m->compact_limit || tail < m->compact_retry ||
+	    m->space_low)
+		return;
+	if (media_compact(m))
+		m->compact_retry = tail + m->compact_limit;
 }
 
 /* ---- replay ---- */
@@ -510,8 +527,12 @@ static int replay_journal(struct emu_media *m, const uint8_t *found,
 		return ret;
 	m->info.replayed_records = ji.records;
 	m->info.torn_bytes = ji.torn_bytes;
-	/* trusted now: tag an untagged data file, cut a tail left by a
-	 * crash during a shrink, bound the next replay */
+	/* trusted now: cut the torn record, tag an untagged data file, cut
+	 * a tail left by a crash during a shrink, bound the next replay */
+	ret = emu_journal_accept(m->jr);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "metadata %s: cannot cut "
+				  "the torn tail: %s", m->meta, strerror(-ret));
 	if (!tagged)
 		emu_store_set_uuid(m->store, found);
 	ret = emu_store_resize(m->store, m->nblocks * m->lbs);

@@ -226,7 +226,7 @@ void emu_media_close(struct emu_media *m)
 	 * replays nothing */
 	if (m->jr && m->opened && !m->broken &&
 	    emu_journal_tail_bytes(m->jr))
-		media_compact(m);
+		media_compact(m);	/* failure: the journal stays valid */
 	emu_journal_close(m->jr);
 	/* a refused open leaves no file it made behind */
 	if (m->opened)

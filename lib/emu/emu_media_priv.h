@@ -101,6 +101,12 @@ struct emu_media {
 	bool opened;			/* open completed: close may compact */
 	bool store_dirty;		/* data written since the last sync */
 	bool jr_dirty;			/* records appended since then */
+	/* the host file system ran out of space: writes are refused (27/07)
+	 * before they change anything, deallocation punches every unit it
+	 * frees at once; cleared by the next write that succeeds */
+	bool space_low;
+	bool compact_warned;		/* a failed compaction was reported */
+	uint64_t compact_retry;		/* tail bytes before trying again */
 	uint64_t compact_limit;
 	uint64_t replay_pos;		/* records seen by replay */
 	bool replay_ckpt;		/* replay saw the checkpoint */
@@ -134,6 +140,10 @@ int media_io_error(struct fhint_check *chk, int ret, bool write);
 int media_refuse_broken(struct fhint_check *chk);
 /* The counters a statistics reset zeroes, the model's included. */
 void media_reset_counters(struct emu_media *m);
+/* The host file system refused space (@err) for @what @path: remember,
+ * and say so once until space comes back. */
+void media_space_low(struct emu_media *m, int err, const char *what,
+		     const char *path);
 
 /* ---- journal transactions (emu_media_txn.c) ---- */
 
@@ -168,8 +178,12 @@ void media_smr_punch_empty(struct emu_media *m, uint32_t first,
 /* Bytes of the checkpoint's model part. */
 size_t media_ckpt_model_len(const struct emu_media *m);
 /* Replace the journal by a header and one checkpoint: 0 or -errno (the
- * old journal stays, valid). */
+ * old journal stays, valid; the first failure is reported). */
 int media_compact(struct emu_media *m);
+/* Compact when the records after the checkpoint passed the limit (not
+ * while space is low, and after a failure only once the records grew by
+ * another limit). */
+void media_compact_maybe(struct emu_media *m);
 /* The journal header's identity of the configuration. */
 void media_ident_of(struct emu_media *m, const struct emu_config *cfg);
 /* Open the metadata of a file-backed device: replay it, or make it. */

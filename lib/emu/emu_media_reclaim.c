@@ -247,7 +247,9 @@ static int unmap_piece(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		       struct fhint_check *chk)
 {
 	uint64_t end = lba + nlb, first = lba, stop = end;
-	bool chunks = m->reclaim != 0;
+	/* a full host file system: every unit freed is punched at once, so
+	 * that each deallocation gives back more than its record takes */
+	bool chunks = m->reclaim != 0 && !m->space_low;
 	int64_t changed;
 	int ret;
 
@@ -387,8 +389,8 @@ int emu_media_batch_end(struct emu_dev *dev, struct fhint_check *chk)
 	ret = media_batch_flush(m, chk);
 	if (m->jr) {
 		emu_journal_batch_end(m->jr);	/* nothing left to write */
-		if (!ret && emu_journal_tail_bytes(m->jr) > m->compact_limit)
-			media_compact(m);
+		if (!ret)
+			media_compact_maybe(m);
 	}
 	if (!ret && m->batch_sync)
 		ret = emu_media_sync(dev, chk);

@@ -110,8 +110,8 @@ int media_op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 				EMU_JOURNAL_REC_CRC;
 	m->jr_dirty = true;
 	/* in a batch: compaction at its end */
-	if (!m->batch && emu_journal_tail_bytes(m->jr) > m->compact_limit)
-		media_compact(m);	/* failure keeps the (valid) journal */
+	if (!m->batch)
+		media_compact_maybe(m);
 	return 0;
 }
 
