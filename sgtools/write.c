@@ -59,7 +59,7 @@ struct wr_opts {
 	enum wr_pattern pat;
 	uint64_t seed;
 	const char *bs;
-	bool verify, verify_only, fua, json, force;
+	bool verify, verify_only, fua, json, force, seeded;
 	int verbose;
 	struct cli_dev_opts dev;
 	char **ranges;
@@ -107,8 +107,12 @@ static void fill_block(uint8_t *b, uint32_t lbs, uint64_t lba,
 		}
 		break;
 	case PAT_LBA:
-		for (i = 0; i + 8 <= lbs; i += 8)
+		/* the LBA and its complement: never all zeros, not even at
+		 * LBA 0, so a block that reads zeros was not written */
+		for (i = 0; i + 16 <= lbs; i += 16) {
 			fhint_put_be64(b + i, lba);
+			fhint_put_be64(b + i + 8, ~lba);
+		}
 		break;
 	}
 }
@@ -202,6 +206,7 @@ static int parse_pattern(const char *s, struct wr_opts *o)
 			return -EINVAL;
 		o->pat = PAT_RANDOM;
 		o->seed = seed;
+		o->seeded = true;
 	} else {
 		return -EINVAL;
 	}
@@ -230,9 +235,11 @@ static void usage(FILE *f)
 "Write:\n"
 "  --cdb 10|16|32     WRITE CDB size (default 16; --stream: 16 or 32)\n"
 "  --pattern P        zero|ones|random[:SEED]|lba (default lba: every\n"
-"                     8 bytes of a block hold its LBA, big endian)\n"
-"  --bs SIZE          bytes per command (default 1M; capped by MAXIMUM\n"
-"                     TRANSFER LENGTH); units as above, default bytes\n"
+"                     16 bytes of a block hold its LBA and the LBA's\n"
+"                     complement, big endian)\n"
+"  --bs SIZE          bytes per command (default 1M, cut to what one\n"
+"                     command carries; a larger --bs is refused); units\n"
+"                     as above, default bytes\n"
 "  --fua              set FUA (with --file: O_DSYNC)\n"
 "  --verify           read every chunk back (READ(16)) and compare\n"
 "  --verify-only      do not write: read and compare with the pattern\n"
@@ -394,7 +401,15 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "WRITE STREAM exists as 16 and 32 byte CDBs only");
 	if (o->verify_only && o->verify)
-		o->verify = false;
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--verify writes then reads back, --verify-only only reads: one of them");
+	if (o->verify_only && (o->fua || o->hint >= 0 || o->group >= 0 ||
+			       o->stream >= 0 || o->placement >= 0))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--verify-only writes nothing: --fua, --hint, --group, --stream and --placement mean nothing with it");
+	if (o->verify_only && o->pat == PAT_RANDOM && !o->seeded)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--verify-only with --pattern random needs the seed the data was written with (random:SEED)");
 	return 0;
 }
 
@@ -428,19 +443,33 @@ static int parse_ranges(const struct wr_opts *o, uint32_t lbs, uint64_t cap,
 	return 0;
 }
 
-static int parse_bs(const struct wr_opts *o, uint32_t lbs, uint64_t *blocks)
+/*
+ * Blocks per command: --bs, or 1 MiB.  @limit (blocks, 0: none) is what
+ * the device and the CDB take (MAXIMUM TRANSFER LENGTH, MDTS, the
+ * TRANSFER LENGTH field); the default is cut to it, an explicit --bs past
+ * it (or past the tool's 64 MiB buffer) is refused, never cut.
+ */
+static int parse_bs(const struct wr_opts *o, uint32_t lbs, uint64_t limit,
+		    uint64_t *blocks)
 {
-	uint64_t bytes = WR_DEFAULT_BS;
+	uint64_t bytes = WR_DEFAULT_BS, most = WR_MAX_BS / lbs;
+	char why[160];
 
-	if (o->bs && (cli_parse_size(o->bs, 1, lbs, &bytes) || !bytes))
-		return cli_err(PROG, CLI_EXIT_USAGE, "--bs '%s': bad size", o->bs);
+	if (limit && limit < most)
+		most = limit;
+	if (o->bs && fhint_parse_size(o->bs, 1, lbs, &bytes, why, sizeof(why)))
+		return cli_err(PROG, CLI_EXIT_USAGE, "--bs '%s': %s", o->bs,
+			       why);
 	if (bytes < lbs || bytes % lbs)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "--bs '%s': not a multiple of the %u-byte block",
 			       o->bs ? o->bs : "1M", lbs);
-	if (bytes > WR_MAX_BS)
-		bytes = WR_MAX_BS;
-	*blocks = bytes / lbs;
+	if (bytes / lbs > most && o->bs)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--bs '%s': more than one command carries here (%" PRIu64 " blocks of %u bytes%s)",
+			       o->bs, most, lbs, most == WR_MAX_BS / lbs ?
+			       ", the tool's buffer" : "");
+	*blocks = bytes / lbs > most ? most : bytes / lbs;
 	return 0;
 }
 
@@ -489,6 +518,29 @@ static void print_json(const struct wr_opts *o, const struct wr_result *r,
 	json_object_object_add(j, "error", error ?
 			       json_object_new_string(error) : NULL);
 	cli_json_print(j);
+}
+
+/* The one-line summary without --json. */
+static void print_summary(const struct wr_opts *o, const struct wr_result *r,
+			  const char *cmd, uint32_t lbs)
+{
+	char hint[48] = "";
+
+	if (r->group >= 0)
+		snprintf(hint, sizeof(hint), ", group %d", r->group);
+	else if (o->stream >= 0)
+		snprintf(hint, sizeof(hint), ", stream %ld", o->stream);
+	else if (o->placement >= 0)
+		snprintf(hint, sizeof(hint), ", placement %ld", o->placement);
+	else if (o->hint >= 0)
+		snprintf(hint, sizeof(hint), ", hint %s",
+			 fhint_hint_name(o->hint));
+	printf("%s: %" PRIu64 " %s command%s, %" PRIu64 " blocks of %u bytes%s, pattern %s%s\n",
+	       o->target, o->verify_only ? r->read_commands : r->commands, cmd,
+	       (o->verify_only ? r->read_commands : r->commands) == 1 ? "" :
+	       "s", r->blocks, lbs, hint, pat_names[o->pat],
+	       r->verify ? (strcmp(r->verify, "ok") ? ", verify failed" :
+			    ", verified") : "");
 }
 
 /* ---- SCSI ---- */
@@ -632,17 +684,15 @@ static int run_scsi(const struct wr_opts *o, struct fhint_dev *dev)
 	ret = parse_ranges(o, lbs, cap, false, r);
 	if (ret)
 		goto out;
-	ret = parse_bs(o, lbs, &chunk);
-	if (ret)
-		goto out;
-	if (g->have_bl && g->bl.max_transfer_length &&
-	    chunk > g->bl.max_transfer_length)
-		chunk = g->bl.max_transfer_length;
 	/* TRANSFER LENGTH: 16 bits in WRITE(10) and WRITE STREAM(16) */
 	cdb_max = o->cdb == 10 || (o->cdb == 16 && o->stream >= 0) ?
 		  0xffff : 0xffffffffu;
-	if (chunk > cdb_max)
-		chunk = cdb_max;
+	if (g->have_bl && g->bl.max_transfer_length &&
+	    g->bl.max_transfer_length < cdb_max)
+		cdb_max = g->bl.max_transfer_length;
+	ret = parse_bs(o, lbs, cdb_max, &chunk);
+	if (ret)
+		goto out;
 	if (o->cdb == 10 && o->stream < 0)
 		for (i = 0; i < o->nranges; i++)
 			if (r[i].start + r[i].len > 0x100000000ULL) {
@@ -704,9 +754,9 @@ summary:
 	if (o->json)
 		print_json(o, &res, o->verify_only ? "READ(16)" :
 			   wop_name(wc.op), lbs, err);
-	else if (!ret && o->verbose)
-		fprintf(stderr, PROG ": %" PRIu64 " commands, %" PRIu64
-			" blocks\n", res.commands, res.blocks);
+	else if (!ret)
+		print_summary(o, &res, o->verify_only ? "READ(16)" :
+			      wop_name(wc.op), lbs);
 out:
 	free(g);
 	free(r);
@@ -809,13 +859,12 @@ static int run_nvme(const struct wr_opts *o, struct fhint_dev *dev)
 	ret = parse_ranges(o, lbs, lim.nsze, false, r);
 	if (ret)
 		goto out;
-	ret = parse_bs(o, lbs, &chunk);
-	if (ret)
-		goto out;
+	chunk = FHINT_NVME_MAX_NLB;	/* NLB: 16 bits, 0's based */
 	if (lim.max_xfer_bytes && chunk > lim.max_xfer_bytes / lbs)
 		chunk = lim.max_xfer_bytes / lbs ? lim.max_xfer_bytes / lbs : 1;
-	if (chunk > FHINT_NVME_MAX_NLB)
-		chunk = FHINT_NVME_MAX_NLB;
+	ret = parse_bs(o, lbs, chunk, &chunk);
+	if (ret)
+		goto out;
 	buf = malloc(chunk * lbs);
 	rbuf = malloc(chunk * lbs);
 	scratch = malloc(lbs);
@@ -892,6 +941,8 @@ summary:
 	if (o->json)
 		print_json(o, &res, o->verify_only ? "Read" : "Write", lbs,
 			   err);
+	else if (!ret)
+		print_summary(o, &res, o->verify_only ? "Read" : "Write", lbs);
 out:
 	free(id);
 	free(r);
@@ -973,7 +1024,7 @@ static int run_file(const struct wr_opts *o)
 	ret = parse_ranges(o, lbs, cap, !blk && !o->verify_only, r);
 	if (ret)
 		goto out;
-	ret = parse_bs(o, lbs, &chunk);
+	ret = parse_bs(o, lbs, 0, &chunk);
 	if (ret)
 		goto out;
 
@@ -1059,6 +1110,9 @@ summary:
 	if (o->json)
 		print_json(o, &res, o->verify_only ? "pread" : "pwrite", lbs,
 			   err);
+	else if (!ret)
+		print_summary(o, &res, o->verify_only ? "pread" : "pwrite",
+			      lbs);
 out:
 	close(fd);
 	free(r);

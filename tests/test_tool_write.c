@@ -281,10 +281,15 @@ static void test_write_stream_16_transfer_length(void)
 	struct fhint_emu_stats st;
 	struct tw_out o;
 
+	/* a --bs past what one command carries is refused, not cut */
 	tw_run(&o, dev, "--stream", "2", "--bs", "64M", "emu:", "0+70000s",
 	       NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.err, "65535 blocks"));
+	tw_run(&o, dev, "--stream", "2", "--bs", "65535s", "emu:",
+	       "0+70000s", NULL);
 	CU_ASSERT_EQUAL(o.rc, 0);
-	tw_run(&o, dev, "--stream", "4", "--cdb", "32", "--bs", "64M",
+	tw_run(&o, dev, "--stream", "4", "--cdb", "32", "--bs", "70000s",
 	       "emu:", "0+70000s", NULL);
 	CU_ASSERT_EQUAL(o.rc, 0);
 	st = tw_stats(dev);
@@ -599,10 +604,15 @@ static void test_file_rw_hint(void)
 			CU_ASSERT_EQUAL(jint(j, "blocks"), 2048);
 			json_object_put(j);
 		}
-		/* block 100 holds its number, big endian, every 8 bytes */
+		/* block 100 holds its number and its complement, big
+		 * endian, every 16 bytes; block 0 is not all zeros */
 		CU_ASSERT_EQUAL(pread(fd, blk, 512, 100 * 512), 512);
 		CU_ASSERT_EQUAL(fhint_get_be64(blk), 100);
-		CU_ASSERT_EQUAL(fhint_get_be64(blk + 504), 100);
+		CU_ASSERT_EQUAL(fhint_get_be64(blk + 8), ~100ull);
+		CU_ASSERT_EQUAL(fhint_get_be64(blk + 496), 100);
+		CU_ASSERT_EQUAL(fhint_get_be64(blk + 504), ~100ull);
+		CU_ASSERT_EQUAL(pread(fd, blk, 512, 0), 512);
+		CU_ASSERT_EQUAL(fhint_get_be64(blk + 8), ~0ull);
 		tw_run(&o, NULL, "--file", path, "--verify-only", "0+1M",
 		       NULL);
 		CU_ASSERT_EQUAL(o.rc, 0);
@@ -797,6 +807,28 @@ static void test_ua_mid_run(void)
 	CU_ASSERT_EQUAL(o.rc, 2);
 }
 
+/* Options that contradict each other are refused, and the run ends with
+ * one summary line. */
+static void test_conflicts_and_summary(void)
+{
+	const char *cfg = "emu:?size=16M&ppb=16";
+	struct fhint_dev *dev = tw_open(cfg);
+	struct tw_out o;
+
+	tw_run(&o, dev, "--verify", "--verify-only", "lun", "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	tw_run(&o, dev, "--verify-only", "--fua", "lun", "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	tw_run(&o, dev, "--verify-only", "--pattern", "random", "lun", "0+8",
+	       NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	tw_run(&o, dev, "--group", "3", "lun", "0+64K", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_STRING_EQUAL(o.out, "lun: 1 WRITE(16) command, 128 blocks of "
+			       "512 bytes, group 3, pattern lba\n");
+	fhint_dev_close(dev);
+}
+
 static CU_TestInfo tests[] = {
 	{ "--hint short with 5 permanent streams: GROUP NUMBER 2", test_hint_short_is_group_2 },
 	{ "every hint: sd_group_number() with 5 permanent streams", test_every_hint_with_five_permanent_streams },
@@ -817,6 +849,8 @@ static CU_TestInfo tests[] = {
 	{ "--file: F_SET_RW_HINT and O_DIRECT pwrite", test_file_rw_hint },
 	{ "--placement: NVMe Write with DTYPE 2h / DSPEC", test_nvme_placement },
 	{ "unit attention mid-run: retried, said, finished", test_ua_mid_run },
+	{ "conflicting options refused; one summary line",
+	  test_conflicts_and_summary },
 	CU_TEST_INFO_NULL,
 };
 
