@@ -157,7 +157,7 @@ static void usage(FILE *f)
 "  -t, --timing           infer page / erase block size by timing aligned\n"
 "                         and unaligned WRITE(16)/READ(16); DESTRUCTIVE,\n"
 "                         needs --force\n"
-"  -n, --samples N        --timing positions per boundary (default 16)\n"
+"  -N, --samples N        --timing positions per boundary (default 16)\n"
 "  -f, --force            allow --timing (overwrites data)\n"
 "  -v, --verbose          every open stream, every FDP handle type\n"
 CLI_OPT_RETRIES_HELP
@@ -1335,7 +1335,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		{ "kernel-dev", required_argument, NULL, 'k' },
 		{ "sysfs", required_argument, NULL, 'S' },
 		{ "timing", no_argument, NULL, 't' },
-		{ "samples", required_argument, NULL, 'n' },
+		{ "samples", required_argument, NULL, 'N' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "retries", required_argument, NULL, 'R' },
@@ -1351,7 +1351,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 	cli_dev_opts_init(&o->dev);
 	optind = 0;	/* GNU: reinitialise */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:jak:S:tn:fvhV", lo,
+	while ((opt = getopt_long(argc, argv, "+:jak:S:tN:fvhV", lo,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -1374,7 +1374,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		case 't':
 			o->timing = true;
 			break;
-		case 'n':
+		case 'N':
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
 			if (errno || end == optarg || *end || optarg[0] == '-' ||

@@ -339,7 +339,7 @@ static void usage(FILE *f)
 "                  2026-12-03T07:00:00Z)\n"
 "  --output FILE   append the JSON lines to FILE instead of stdout\n"
 "  --journal       send records to the systemd journal instead\n"
-"  --json          JSON lines (the default)\n"
+"  -j, --json      JSON lines (the default)\n"
 "  --retries N     send the identity commands (INQUIRY) again up to N\n"
 "                  times when a unit attention interrupts them (default 5);\n"
 "                  TEST UNIT READY is never resent: its unit attentions\n"
@@ -355,7 +355,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_INTERVAL = 256, OPT_COUNT, OPT_FOLLOW, OPT_UEVENTS, OPT_SINCE,
-	OPT_OUTPUT, OPT_JOURNAL, OPT_JSON, OPT_RETRIES, OPT_TIMEOUT,
+	OPT_OUTPUT, OPT_JOURNAL, OPT_RETRIES, OPT_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -366,7 +366,7 @@ static const struct option long_opts[] = {
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
-	{ "json", no_argument, NULL, OPT_JSON },
+	{ "json", no_argument, NULL, 'j' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -401,7 +401,7 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 	cli_dev_opts_init(&o->dev);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:vhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:jvhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_RETRIES:
 			if (cli_parse_retries(PROG, optarg, &o->dev))
@@ -445,7 +445,7 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 		case OPT_JOURNAL:
 			o->journal = true;
 			break;
-		case OPT_JSON:
+		case 'j':
 			break;
 		case 'v':
 			o->verbose++;

@@ -241,12 +241,12 @@ static void usage(FILE *f)
 "                     command carries; a larger --bs is refused); units\n"
 "                     as above, default bytes\n"
 "  --fua              set FUA (with --file: O_DSYNC)\n"
-"  --verify           read every chunk back (READ(16)) and compare\n"
+"  -c, --verify       read every chunk back (READ(16)) and compare\n"
 "  --verify-only      do not write: read and compare with the pattern\n"
 "  --file PATH        regular file or block device: O_DIRECT, F_SET_RW_HINT\n"
 "                     (--hint only), pwrite\n"
-"  --force            write even if the device is mounted or in use\n"
-"  --json             print a JSON summary\n"
+"  -f, --force        write even if the device is mounted or in use\n"
+"  -j, --json         print a JSON summary\n"
 CLI_OPT_RETRIES_HELP
 CLI_OPT_TIMEOUT_HELP
 "  -v, --verbose      print every command\n"
@@ -258,8 +258,8 @@ CLI_OPT_TIMEOUT_HELP
 
 enum {
 	OPT_HINT = 256, OPT_GROUP, OPT_STREAM, OPT_PLACEMENT, OPT_FILE,
-	OPT_CDB, OPT_PATTERN, OPT_VERIFY, OPT_VERIFY_ONLY, OPT_FUA, OPT_BS,
-	OPT_JSON, OPT_FORCE, OPT_RETRIES, OPT_TIMEOUT,
+	OPT_CDB, OPT_PATTERN, OPT_VERIFY_ONLY, OPT_FUA, OPT_BS,
+	OPT_RETRIES, OPT_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -270,12 +270,12 @@ static const struct option long_opts[] = {
 	{ "file", required_argument, NULL, OPT_FILE },
 	{ "cdb", required_argument, NULL, OPT_CDB },
 	{ "pattern", required_argument, NULL, OPT_PATTERN },
-	{ "verify", no_argument, NULL, OPT_VERIFY },
+	{ "verify", no_argument, NULL, 'c' },
 	{ "verify-only", no_argument, NULL, OPT_VERIFY_ONLY },
 	{ "fua", no_argument, NULL, OPT_FUA },
 	{ "bs", required_argument, NULL, OPT_BS },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "json", no_argument, NULL, 'j' },
+	{ "force", no_argument, NULL, 'f' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -298,7 +298,7 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 	cli_dev_opts_init(&o->dev);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:vhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:cjfvhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HINT:
 			v = (unsigned long)fhint_hint_from_name(optarg);
@@ -346,7 +346,7 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 					       "--pattern '%s': accepts zero|ones|random[:SEED]|lba",
 					       optarg);
 			break;
-		case OPT_VERIFY:
+		case 'c':
 			o->verify = true;
 			break;
 		case OPT_VERIFY_ONLY:
@@ -358,10 +358,10 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 		case OPT_BS:
 			o->bs = optarg;
 			break;
-		case OPT_JSON:
+		case 'j':
 			o->json = true;
 			break;
-		case OPT_FORCE:
+		case 'f':
 			o->force = true;
 			break;
 		case OPT_RETRIES:

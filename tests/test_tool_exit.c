@@ -65,7 +65,7 @@ static int conform(const char *target)
 
 	if (!bin || access(bin, X_OK))
 		return -1;
-	snprintf(cmd, sizeof(cmd), "'%s' -f unmap '%s' >/dev/null 2>&1", bin,
+	snprintf(cmd, sizeof(cmd), "'%s' --family unmap '%s' >/dev/null 2>&1", bin,
 		 target);
 	st = system(cmd);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -141,7 +141,7 @@ static void test_junit_non_utf8(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
 	snprintf(cmd, sizeof(cmd),
 		 "t=\"emu:%s/$(printf 'l\\377\\376')?create=1&size=16M&ppb=16\"; "
-		 "'%s' -f unmap --junit %s/out.xml \"$t\" >/dev/null 2>&1; "
+		 "'%s' --family unmap --junit %s/out.xml \"$t\" >/dev/null 2>&1; "
 		 "python3 -c 'import sys, xml.dom.minidom as m; "
 		 "d = m.parse(sys.argv[1]); "
 		 "sys.exit(0 if d.getElementsByTagName(\"testsuites\") or "
@@ -225,6 +225,49 @@ static void test_sigint(void)
 	json_object_put(j);
 }
 
+/* One --version line, and the same short option for the same thing:
+ * -j --json, -f --force, -c --verify, -v --verbose. */
+static void test_version_and_short_options(void)
+{
+	static const struct {
+		int (*fn)(int, char **);
+		const char *prog;
+	} tools[] = {
+		{ trim_main, "fhint-trim" }, { write_main, "fhint-write" },
+		{ probe_main, "fhint-probe" }, { ua_main, "fhint-ua" },
+	};
+	const char *bin = getenv("FHINT_CONFORM");
+	char want[64], *argv[3], *out, *err, cmd[512], line[128];
+	FILE *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		argv[0] = (char *)tools[i].prog;
+		argv[1] = (char *)"--version";
+		argv[2] = NULL;
+		CU_ASSERT_EQUAL(tool_capture(call, (void *)tools[i].fn, 2, argv,
+					     NULL, &out, &err), 0);
+		snprintf(want, sizeof(want), "%s (fhint) ", tools[i].prog);
+		CU_ASSERT(strncmp(out, want, strlen(want)) == 0);
+		free(out);
+		free(err);
+	}
+	if (bin && !access(bin, X_OK)) {
+		snprintf(cmd, sizeof(cmd), "'%s' --version", bin);
+		p = popen(cmd, "r");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		CU_ASSERT_PTR_NOT_NULL(fgets(line, sizeof(line), p));
+		pclose(p);
+		CU_ASSERT(strncmp(line, "fhint-conform (fhint) ", 22) == 0);
+	}
+	/* fhint-write takes -j -c -f as trim does (the target is bad on
+	 * purpose: the options parse, the target is what is refused) */
+	CU_ASSERT_EQUAL(run(write_main, "fhint-write", "-jcf",
+			    "emu:?size=banana", "0+8"), CLI_EXIT_USAGE);
+	CU_ASSERT_EQUAL(run(ua_main, "fhint-ua", "-j", "emu:?size=banana",
+			    NULL), CLI_EXIT_USAGE);
+}
+
 static CU_TestInfo tests[] = {
 	{ "one exit table: the same mistake, the same status",
 	  test_same_table },
@@ -233,6 +276,8 @@ static CU_TestInfo tests[] = {
 	  test_junit_non_utf8 },
 	{ "SIGINT: the command in flight finishes, what was sent is said",
 	  test_sigint },
+	{ "one --version line; the same short options",
+	  test_version_and_short_options },
 	CU_TEST_INFO_NULL,
 };
 FHINT_SUITE("tool_exit", tests);

@@ -540,7 +540,7 @@ static void test_bad_usage_exits_2(void)
 	const char *two[] = { FLASH, FLASH, NULL };
 	const char *noarg[] = { FLASH, "--kernel-dev", NULL };
 	const char *samples[] = { "--samples", "4", FLASH, NULL };
-	const char *badsamples[] = { "-t", "-f", "-n", "0x", FLASH, NULL };
+	const char *badsamples[] = { "-t", "-f", "-N", "0x", FLASH, NULL };
 	const char *empty[] = { "", NULL };
 	const char *kdev[] = { "--kernel-dev", "../sda", FLASH, NULL };
 
@@ -598,9 +598,9 @@ static void test_timing_refused_without_force(void)
 
 static void test_timing_runs_with_force(void)
 {
-	const char *args[] = { "--json", "--timing", "--force", "-n", "4",
+	const char *args[] = { "--json", "--timing", "--force", "-N", "4",
 			       FLASH, NULL };
-	const char *hargs[] = { "-t", "-f", "-n", "2", FLASH, NULL };
+	const char *hargs[] = { "-t", "-f", "-N", "2", FLASH, NULL };
 	const char *tiny[] = { "-t", "-f", "emu:?profile=thin&size=4K", NULL };
 	struct json_object *j, *pts;
 	struct run r = run_probe(args);
@@ -636,7 +636,7 @@ static void test_timing_device_state(void)
 {
 	char path[512], target[700], cfg[600];
 	const char *refuse[] = { "--timing", target, NULL };
-	const char *args[] = { "--timing", "--force", "-n", "2", target, NULL };
+	const char *args[] = { "--timing", "--force", "-N", "2", target, NULL };
 	struct fhint_emu_stats st;
 	struct fhint_emu *emu = NULL;
 	struct run r;
@@ -669,7 +669,7 @@ static void test_timing_device_state(void)
 static void test_fuzz_arguments(void)
 {
 	static const char *const pool[] = {
-		"-j", "-a", "-v", "-t", "-f", "-n", "3", "-k", "sdq", "-S",
+		"-j", "-a", "-v", "-t", "-f", "-N", "3", "-k", "sdq", "-S",
 		"/nonexistent", "--json", "--samples=9999", "--kernel-dev=a/b",
 		"emu:", "emu:?", "emu:?size=64M&ppb=64", FLASH "&sat=1", "--",
 		"-", "emu:?profile=thin&size=64M", "emu:?&", "iscsi://", "x",

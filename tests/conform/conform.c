@@ -4,6 +4,8 @@
  * CUnit registry built from the families, skips, JUnit XML and the
  * markdown summary; the command helpers the families share.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -18,7 +20,6 @@
 #include "conform.h"
 
 #define PROG "fhint-conform"
-#define CONF_VERSION "0.1"
 #define CONF_MAX_SKIPS 512
 #define CONF_MAX_FAMILIES 8
 
@@ -627,14 +628,14 @@ static void usage(FILE *f)
 "                             (K/M/G/T bytes, 'b' bytes, 's' logical\n"
 "                             blocks); END is exclusive;\n"
 "                             'all' is the whole device\n"
-"  -f, --family NAME          run only this family (repeatable)\n"
+"  -F, --family NAME          run only this family (repeatable)\n"
 "  -l, --list                 list the families and their tests\n"
 "  -t, --test GLOB            run only the tests whose FAMILY.TEST or TEST\n"
 "                             name matches the shell pattern GLOB\n"
 "  -x, --exclude GLOB         report the matching tests as skipped without\n"
 "                             running them (repeatable; for a target that a\n"
 "                             test is known to crash)\n"
-"  -j, --junit FILE           write JUnit XML results to FILE\n"
+"  -J, --junit FILE           write JUnit XML results to FILE\n"
 "  -S, --summary FILE         write a markdown table of results to FILE\n"
 "  -v, --verbose              more output\n"
 "      --retries N            send a command again up to N times when a\n"
@@ -723,11 +724,11 @@ int conform_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "destructive", no_argument, NULL, 'd' },
 		{ "scratch-range", required_argument, NULL, 's' },
-		{ "family", required_argument, NULL, 'f' },
+		{ "family", required_argument, NULL, 'F' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "test", required_argument, NULL, 't' },
 		{ "exclude", required_argument, NULL, 'x' },
-		{ "junit", required_argument, NULL, 'j' },
+		{ "junit", required_argument, NULL, 'J' },
 		{ "summary", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "retries", required_argument, NULL, 'R' },
@@ -755,7 +756,7 @@ int conform_main(int argc, char **argv)
 	copts.retries = dopts.ua_retries;
 	optind = 0;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "ds:f:lt:x:j:S:vhV", opts,
+	while ((opt = getopt_long(argc, argv, "ds:F:lt:x:J:S:vhV", opts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -764,7 +765,7 @@ int conform_main(int argc, char **argv)
 		case 's':
 			scratch = optarg;
 			break;
-		case 'f':
+		case 'F':
 			if (!family_by_name(optarg))
 				return cli_err(PROG, CLI_EXIT_USAGE,
 					       "--family: unknown family '%s' "
@@ -785,7 +786,7 @@ int conform_main(int argc, char **argv)
 					       CONF_MAX_EXCLUDE);
 			exclude[nexcl++] = optarg;
 			break;
-		case 'j':
+		case 'J':
 			junit = optarg;
 			break;
 		case 'S':
@@ -806,7 +807,7 @@ int conform_main(int argc, char **argv)
 			usage(stdout);
 			return CLI_EXIT_OK;
 		case 'V':
-			printf(PROG " " CONF_VERSION "\n");
+			printf(PROG " (fhint) " PACKAGE_VERSION "\n");
 			return CLI_EXIT_OK;
 		default:
 			return cli_err(PROG, CLI_EXIT_USAGE,

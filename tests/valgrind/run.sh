@@ -87,19 +87,19 @@ check 2 sgtools/fhint-trim
 check 2 sgtools/fhint-trim --method bogus "$flash" 0+8
 check 2 sgtools/fhint-trim "$flash" 0+99999999999
 check 2 sgtools/fhint-trim 'emu:?size=bogus' 0+8
-check 1 sgtools/fhint-trim -i "$tmp/missing" "$flash"
+check 2 sgtools/fhint-trim -i "$tmp/missing" "$flash"
 
 # fhint-probe
 check 0 sgtools/fhint-probe "$flash"
 check 0 sgtools/fhint-probe -j "$thin"
 check 0 sgtools/fhint-probe -a -v 'emu:?size=16M&sat=1'
-check 0 sgtools/fhint-probe -t -f -n 2 "$file"
+check 0 sgtools/fhint-probe -t -f -N 2 "$file"
 check 0 sgtools/fhint-probe -j 'emu:?profile=smr-host-aware&size=64M&zone=8M'
 check 2 sgtools/fhint-probe
 check 3 sgtools/fhint-probe -t "$flash"
 check 2 sgtools/fhint-probe 'emu:?bogus=1'
 check 4 sgtools/fhint-probe -a "$flash"
-check 2 sgtools/fhint-probe /dev/null
+check 4 sgtools/fhint-probe /dev/null
 
 # fhint-write
 check 0 sgtools/fhint-write --group 3 "$flash" 0+64
@@ -129,14 +129,14 @@ check 2 sgtools/fhint-ua --output /nonexistent/dir/ua.jsonl "$flash"
 
 # fhint-conform (families kept small: valgrind is ~30x slower)
 check 0 tests/conform/fhint-conform -l
-check 0 tests/conform/fhint-conform -f sense "$flash"
-check 0 tests/conform/fhint-conform -d -s all -f unmap -f write_same \
+check 0 tests/conform/fhint-conform -F sense "$flash"
+check 0 tests/conform/fhint-conform -d -s all -F unmap -F write_same \
 	'emu:?profile=thin&size=16M&max_ws=4096&max_unmap=4096&max_unmap_desc=16'
-check 0 tests/conform/fhint-conform -d -s all -f provisioning -S "$tmp/s.md" \
-	-j "$tmp/j.xml" "$file"
+check 0 tests/conform/fhint-conform -d -s all -F provisioning -S "$tmp/s.md" \
+	-J "$tmp/j.xml" "$file"
 check 2 tests/conform/fhint-conform
 check 2 tests/conform/fhint-conform --scratch-range bogus "$flash"
-check 1 tests/conform/fhint-conform 'emu:?size=bogus'
+check 2 tests/conform/fhint-conform 'emu:?size=bogus'
 
 echo "valgrind: $runs runs, $fails failed"
 [ "$fails" -eq 0 ]
