@@ -35,7 +35,7 @@ fi
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-g -O1 -std=gnu11 -fno-omit-frame-pointer $SAN"
 CPPFLAGS="-I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib -I$srcdir/sgtools -I$srcdir"
-LIBS="-lsgutils2 -lnvme -liscsi -ljson-c -lm -lpthread"
+LIBS="-lsgutils2 -lnvme -liscsi -ljson-c -luring -lmount -lblkid -lm -lpthread"
 
 do_build() {
 	mkdir -p "$build/obj"
