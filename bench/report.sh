@@ -8,9 +8,13 @@
 #                   against the Xiang & Kurkoski model and Agarwal & Marrow
 #   wa_spare_dev.png the same as a deviation from the model, in percent
 #   wa_hotcold.png  hot/cold WA per hint mode, greedy and cost-benefit
+#   cliff.png       the write cliff: 4 KiB pages a second against device
+#                   time by spare factor, trim and hints (timing=tlc,
+#                   virtual clock; the device's own time series)
 # Inputs (each optional): wa_spare.csv, wa_hotcold.csv, wa.json (from
 # fhint-bench-wa), trim.json (fhint-bench-trim), plan.json (fhint-bench),
-# emu.json (fhint-bench-emu).  JSON is read with jq (Debian jq).
+# emu.json (fhint-bench-emu), cliff.json and cliff_series.csv
+# (fhint-bench-cliff).  JSON is read with jq (Debian jq).
 # Exit status 0, or 1 when RESULTS_DIR is missing.
 set -eu
 
@@ -131,6 +135,32 @@ if [ -f "$dir/trim.json" ] && have jq; then
 	} >>"$out"
 fi
 
+# ---- the write cliff ----
+if [ -f "$dir/cliff.json" ] && have jq; then
+	{
+	echo
+	echo "## The write cliff (fhint-bench-cliff)"
+	echo
+	jq -r '"\(.device); t_read \(.t_read_ns) ns, t_prog \(.t_prog_ns) ns, t_erase \(.t_erase_ns) ns, page transfer \(.t_xfer_ns) ns (\(.seconds) s). Purge, one sequential pass of 128 KiB writes (fresh: its pages a second), then 4 KiB random writes until the PTS steady-state rule holds over 5 rounds of 1/8 capacity. Bound: units / (WA (t_prog + xfer) + (WA - 1) (t_read + xfer) + WA units / line t_erase), with the WA measured in the window."' "$dir/cliff.json"
+	echo
+	echo "| run | fresh IOPS (bound) | steady IOPS | WA | bound | steady / bound | fresh / steady (bound) |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
+	jq -r '.runs[] | "| \(.name) | \(.fresh_iops | round) (\(.fresh_bound | round)) | \(.phase1.iops | round)\(if .phase1.steady then "" else " (not steady)" end) | \(.phase1.wa) | \(.phase1.iops_bound | round) | **\(.phase1.ratio_to_bound)** | \(.fresh_to_steady) (\(.fresh_to_steady_bound)) |"' "$dir/cliff.json"
+	echo
+	echo "Then writes to the first half only, the second half kept mapped or trimmed (UNMAP) first; prediction: the bound at the WA the analytic model gives the written half's effective spare factor."
+	echo
+	echo "| run | steady IOPS | WA | steady / bound | effective sf | predicted WA | predicted IOPS | measured / predicted |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+	jq -r '.runs[] | select(.phase2) | "| \(.name) | \(.phase2.iops | round) | \(.phase2.wa) | \(.phase2.ratio_to_bound) | \(.sf_eff) | \(.predicted_wa) | \(.predicted_iops | round) | **\(.ratio_to_prediction)** |"' "$dir/cliff.json"
+	echo
+	echo "| hot/cold 80/20, GC | IOPS hints / none | WA none / hints | ratio of the two |"
+	echo "| --- | --- | --- | --- |"
+	jq -r '.hints[] | "| \(.gc) | \(.iops_ratio) | \(.wa_ratio) | **\(.iops_ratio_over_wa_ratio)** |"' "$dir/cliff.json"
+	echo
+	jq -r '.real_clock | "Real clock: \(.note); 1-minute load average \(.loadavg_1min) before.\n\n| QD | scheduling | commands | IOPS | late p50 us | p90 | p99 | max |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n" + ([.runs[] | select(.measured) | "| \(.qd) | \(.sched) | \(.commands) | \(.iops) | \(.p50_us) | \(.p90_us) | \(.p99_us) | \(.max_us) |"] | join("\n"))' "$dir/cliff.json"
+	} >>"$out"
+fi
+
 # ---- the older benchmarks, when present ----
 if [ -f "$dir/plan.json" ] && have jq; then
 	{
@@ -243,6 +273,39 @@ set key outside right top
 plot for [i=2:$ncol] "$tmp/hc.dat" using i:xtic(1) title columnheader(i)
 EOF
 	plots="$plots wa_hotcold.png"
+fi
+if [ -f "$dir/cliff_series.csv" ]; then
+	# one data file per run: device seconds, 4 KiB pages written a second
+	# (the device's time series)
+	awk -F, -v d="$tmp" 'NR > 1 {
+		f = $1; gsub(/[^A-Za-z0-9.]/, "_", f)
+		print $2, $3 > (d "/cliff_" f ".dat")
+	}' "$dir/cliff_series.csv"
+	c() { echo "$tmp/cliff_$(echo "$1" | sed 's/[^A-Za-z0-9.]/_/g').dat"; }
+	gnuplot <<EOF
+set terminal pngcairo size 1200,1000 noenhanced
+set output "$dir/cliff.png"
+set multiplot layout 3,1 title "The write cliff: 4 KiB random writes at QD 32, timing=tlc, virtual clock; pages written a second, 1 s samples"
+set grid
+set logscale y
+set ylabel "IOPS"
+set key outside right top
+set xlabel "device time, s"
+set title "spare factor: purge, sequential fill (fresh), then random writes to steady state"
+plot "$(c 'sf 0.1')" using 1:2 with lines lw 2 title "sf 0.1", \
+     "$(c 'sf 0.3')" using 1:2 with lines lw 2 title "sf 0.3", \
+     "$(c 'sf 0.5')" using 1:2 with lines lw 2 title "sf 0.5"
+set title "trim feedback: sf 0.1 to steady state, then writes to half the LBAs"
+plot "$(c 'no trim')" using 1:2 with lines lw 2 title "other half kept", \
+     "$(c 'trim half')" using 1:2 with lines lw 2 title "other half trimmed"
+set title "hints and GC policy: 80/20 hot/cold at sf 0.2"
+plot "$(c '80/20 greedy no hints')" using 1:2 with lines lw 2 title "greedy, no hints", \
+     "$(c '80/20 greedy hints')" using 1:2 with lines lw 2 title "greedy, hot/cold hints", \
+     "$(c '80/20 cost-benefit no hints')" using 1:2 with lines lw 2 title "cost-benefit, no hints", \
+     "$(c '80/20 cost-benefit hints')" using 1:2 with lines lw 2 title "cost-benefit, hot/cold hints"
+unset multiplot
+EOF
+	plots="$plots cliff.png"
 fi
 if [ -n "$plots" ]; then
 	{
