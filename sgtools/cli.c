@@ -23,6 +23,8 @@
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <blkid.h>
+#include <libmount.h>
 
 #include "fhint/log.h"
 #include "fhint/sense.h"
@@ -347,7 +349,7 @@ static void collect_devs(dev_t bdev, const char *name, struct devset *ds)
 	closedir(d);
 }
 
-/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+/* Undo the octal escapes (\040 for a space) of /proc/swaps in place. */
 static void unescape_octal(char *s)
 {
 	char *o = s;
@@ -365,51 +367,30 @@ static void unescape_octal(char *s)
 	*o = '\0';
 }
 
+/* A mounted file system on one of @ds: /proc/self/mountinfo through
+ * libmount (its device number, else its source path). */
 static bool check_mounts(const struct devset *ds, char *why, size_t whylen)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL;
-	size_t cap = 0;
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
 	bool busy = false;
 
-	if (!f)
-		return false;
-	while (!busy && getline(&line, &cap, f) > 0) {
-		char *fields[12], *save = NULL, *tok, *src = NULL;
-		unsigned int ma, mi;
-		const char *hit;
-		int nf = 0, i;
+	while (tb && it && !busy && mnt_table_next_fs(tb, it, &fs) == 0) {
+		const char *src = mnt_fs_get_srcpath(fs), *hit;
+		struct stat st;
 
-		for (tok = strtok_r(line, " \n", &save); tok && nf < 12;
-		     tok = strtok_r(NULL, " \n", &save))
-			fields[nf++] = tok;
-		if (nf < 5)
-			continue;
-		/* after the optional fields: "-" fstype source */
-		for (i = 5; i + 2 < nf; i++)
-			if (strcmp(fields[i], "-") == 0) {
-				src = fields[i + 2];
-				break;
-			}
-		unescape_octal(fields[4]);
-		hit = NULL;
-		if (sscanf(fields[2], "%u:%u", &ma, &mi) == 2)
-			hit = devset_find(ds, makedev(ma, mi));
-		if (!hit && src && src[0] == '/') {
-			struct stat st;
-
-			unescape_octal(src);
-			if (stat(src, &st) == 0 && S_ISBLK(st.st_mode))
-				hit = devset_find(ds, st.st_rdev);
-		}
+		hit = devset_find(ds, mnt_fs_get_devno(fs));
+		if (!hit && src && stat(src, &st) == 0 && S_ISBLK(st.st_mode))
+			hit = devset_find(ds, st.st_rdev);
 		if (hit) {
 			snprintf(why, whylen, "%s is mounted on %s", hit,
-				 fields[4]);
+				 mnt_fs_get_target(fs));
 			busy = true;
 		}
 	}
-	free(line);
-	fclose(f);
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
 	return busy;
 }
 
@@ -803,4 +784,42 @@ char *cli_hex(const void *buf, size_t len)
 	}
 	out[2 * len] = '\0';
 	return out;
+}
+
+int cli_fs_signature(const char *target, char *what, size_t len)
+{
+	char node[PATH_MAX], name[NAME_MAX + 1];
+	const char *path = target, *type = NULL, *kind = "file system";
+	blkid_probe pr;
+	struct stat st;
+	dev_t bdev;
+	int found = 0;
+
+	if (!target || stat(target, &st))
+		return 0;
+	if (S_ISCHR(st.st_mode)) {	/* /dev/sgN: the disk behind it */
+		if (char_to_block(st.st_rdev, &bdev, name, sizeof(name)))
+			return 0;
+		snprintf(node, sizeof(node), "/dev/%s", name);
+		path = node;
+	} else if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode)) {
+		return 0;
+	}
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return 0;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	blkid_probe_enable_partitions(pr, 1);
+	if (blkid_do_safeprobe(pr) == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &type, NULL) &&
+		    !blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL))
+			kind = "partition table";
+		if (type) {
+			snprintf(what, len, "%s %s", type, kind);
+			found = 1;
+		}
+	}
+	blkid_free_probe(pr);
+	return found;
 }

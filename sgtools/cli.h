@@ -69,6 +69,14 @@ int cli_read_ranges(const char *path, uint64_t default_unit, uint32_t lbs,
 int cli_check_unused(const char *target, char *why, size_t whylen);
 
 /*
+ * Does @target (a block device, the disk behind a /dev/sg node, or a
+ * regular file) hold a file system or partition table signature
+ * (libblkid, as blkdiscard looks)?  1 with "ext4 file system" or "gpt
+ * partition table" in @what, else 0.  For a warning before data goes.
+ */
+int cli_fs_signature(const char *target, char *what, size_t len);
+
+/*
  * The getopt_long cases every tool shares, for the default branch of its
  * option switch (@c is getopt's return value): 'h' prints @usage to stdout
  * and 'V' the version, both returning -1 (exit 0); a missing argument (':')

@@ -1235,9 +1235,15 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 		ret = cli_check_unused(o->target, why, sizeof(why));
 		if (ret == -EBUSY && !o->dry_run)
 			return cli_err(PROG, CLI_EXIT_UNSAFE,
-				       "refusing: %s (use --force)", why);
+				       "refusing: %s (--force discards anyway, destroying what uses it)",
+				       why);
 		if (ret == -EBUSY)
 			fprintf(stderr, PROG ": warning: %s (dry run)\n", why);
+		else if (cli_fs_signature(o->target, why, sizeof(why)))
+			fprintf(stderr, PROG ": warning: %s holds a %s (not "
+				"mounted): %s\n", o->target, why, o->dry_run ?
+				"a trim would discard it" :
+				"what lies in the ranges is discarded");
 	}
 	/* O_EXCL on block devices: the kernel refuses while a filesystem,
 	 * md or dm holds it (--force also drops this) */

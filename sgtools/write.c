@@ -1138,7 +1138,13 @@ static int run(int argc, char **argv, struct fhint_dev *dev)
 		if (!o.force && !o.verify_only &&
 		    cli_check_unused(o.target, err, sizeof(err)) == -EBUSY)
 			return cli_err(PROG, CLI_EXIT_UNSAFE,
-				       "%s (use --force)", err);
+				       "refusing: %s (--force writes anyway, destroying what uses it)",
+				       err);
+		if (!o.force && !o.verify_only &&
+		    cli_fs_signature(o.target, err, sizeof(err)))
+			fprintf(stderr, PROG ": warning: %s holds a %s (not "
+				"mounted): the ranges are overwritten\n",
+				o.target, err);
 		ret = cli_open(PROG, o.target, o.verify_only ?
 			       FHINT_DEV_RDONLY : 0, &o.dev, &own);
 		if (ret)

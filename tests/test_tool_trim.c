@@ -1374,6 +1374,30 @@ static void test_messages_name_the_error(void)
 	}
 }
 
+/* A file system signature on a target nobody mounted: a warning (libblkid,
+ * as blkdiscard looks), and the trim goes on. */
+static void test_signature_warning(void)
+{
+	char path[160], cmd[512];
+	struct tt_out r;
+
+	snprintf(path, sizeof(path), "%s/fs.img", tt_dir);
+	snprintf(cmd, sizeof(cmd), "mkfs.ext4 -q -F '%s' 4M >/dev/null 2>&1 ||"
+		 " /sbin/mkfs.ext4 -q -F '%s' 4M >/dev/null 2>&1", path, path);
+	if (system(cmd))
+		return;		/* no mkfs.ext4 here */
+	{
+		const char *argv[] = { path, "2M+64K", NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "warning"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "ext4 file system"));
+	tt_free(&r);
+	unlink(path);
+}
+
 static CU_TestInfo tests[] = {
 	{ "--help and --version", test_help_version },
 	{ "bad usage: exit 2, one line", test_bad_usage },
@@ -1396,6 +1420,7 @@ static CU_TestInfo tests[] = {
 	{ "--query: GET LBA STATUS, nothing trimmed", test_query },
 	{ "--json: one object on errors, valid UTF-8", test_json_always },
 	{ "messages name the real error", test_messages_name_the_error },
+	{ "a file system signature: a warning", test_signature_warning },
 	CU_TEST_INFO_NULL,
 };
 
