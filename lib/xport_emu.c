@@ -33,7 +33,8 @@ static int emu_open(const char *target, unsigned int flags,
 
 	if (!x)
 		return -ENOMEM;
-	ret = fhint_emu_open(target + 4, &x->emu, err, errlen);
+	ret = fhint_emu_open_flags(target + 4, flags & FHINT_DEV_RDONLY ?
+				   FHINT_EMU_RDONLY : 0, &x->emu, err, errlen);
 	if (ret) {
 		free(x);
 		return ret;

@@ -25,6 +25,8 @@
 #include "emu_journal.h"
 #include "emu_media.h"
 #include "fhint/log.h"
+#include "fhint/scsi_mode.h"
+#include "fhint/xport.h"
 #include "fhint/scsi_unmap.h"
 #include "fhint/scsi_write.h"
 
@@ -50,11 +52,11 @@ static const char *tpath(const char *name)
 
 static const char *meta_of(const char *path)
 {
-	static char buf[2][300];
+	static char buf[2][800];
 	static int n;
 	char *p = buf[n++ & 1];
 
-	snprintf(p, 300, "%s.fhint-meta", path);
+	snprintf(p, 800, "%s.fhint-meta", path);
 	return p;
 }
 
@@ -531,8 +533,6 @@ static void test_messages_go_to_the_hook(void)
 	CU_ASSERT_PTR_NULL(strchr(h.msg, '\n'));
 }
 
-/* ---- a full host file system ---- */
-
 #define CHUNK_LBAS	128		/* 64 KiB of 512-byte blocks */
 
 static uint8_t x_write(struct fhint_emu *emu, uint64_t lba, uint32_t nlb,
@@ -559,6 +559,195 @@ static uint8_t x_unmap(struct fhint_emu *emu, const struct fhint_unmap_desc *d,
 		return 0xff;
 	return emu_t_exec(emu, c, cdb, 10, param, 8 + 16 * n, NULL, 0);
 }
+
+/* ---- read-only opens ---- */
+
+/* A flash LUN at @path with blocks 0..7 written (tag 0x5a) and a journal
+ * that still holds records after its checkpoint (a kill, no close). */
+static void make_crashed_lun(const char *path, const char *keys)
+{
+	char cfg[600];
+	int st;
+	pid_t pid;
+
+	make_lun(path, keys);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct fhint_emu *emu;
+		struct fhint_check chk = { 0 };
+		uint8_t w[512];
+		char err[256];
+
+		snprintf(cfg, sizeof(cfg), "%s?%s", path, keys);
+		if (fhint_emu_open(cfg, &emu, err, sizeof(err)))
+			_exit(1);
+		memset(w, 0x5a, sizeof(w));
+		for (int i = 1; i < 8; i++)
+			if (emu_media_write(dev_of(emu), (uint64_t)i, 1, w, 0,
+					    false, &chk))
+				_exit(2);
+		_exit(0);	/* no close: records after the checkpoint */
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &st, 0), pid);
+	CU_ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* What a read-only reader does; the exit status names the first check
+ * that failed. */
+static int ro_reader(const char *path, const char *keys)
+{
+	static const uint8_t ms6[6] = { FHINT_OP_MODE_SENSE_6, 0x08, 0x3f,
+					0, 255, 0 };
+	struct fhint_unmap_desc d = { .lba = 0, .nlb = 8 };
+	struct fhint_check chk = { 0 };
+	struct fhint_emu_cmd c;
+	struct fhint_emu *emu;
+	struct fhint_dev *dev;
+	uint8_t r[512], ms[256];
+	char cfg[600], err[512];
+	uint64_t run;
+	int state;
+
+	/* read-write is impossible here: the point of the test */
+	snprintf(cfg, sizeof(cfg), "%s?%s", path, keys);
+	if (fhint_emu_open(cfg, &emu, err, sizeof(err)) == 0)
+		return 1;
+	if (fhint_emu_open_flags(cfg, FHINT_EMU_RDONLY, &emu, err,
+				 sizeof(err)))
+		return 2;
+	x_write(emu, 0, 1, r, &c);	/* the power-on unit attention */
+	if (emu_media_read(dev_of(emu), 0, 1, r, &chk) || r[0] != 0x5a ||
+	    emu_media_read(dev_of(emu), 7, 1, r, &chk) || r[511] != 0x5a)
+		return 3;
+	if (emu_media_lba_status(dev_of(emu), 0, 1000, &run, &state) ||
+	    state != EMU_LBA_MAPPED || run < 8)
+		return 4;
+	/* what would change the medium: 07/27/00 */
+	if (x_write(emu, 0, 1, r, &c) != FHINT_STATUS_CHECK_CONDITION ||
+	    emu_t_sense(&c).sense_key != FHINT_SK_DATA_PROTECT ||
+	    emu_t_sense(&c).asc != FHINT_ASC_WRITE_PROTECTED ||
+	    emu_t_sense(&c).ascq != 0)
+		return 5;
+	if (x_unmap(emu, &d, 1, &c) != FHINT_STATUS_CHECK_CONDITION ||
+	    emu_t_sense(&c).sense_key != FHINT_SK_DATA_PROTECT)
+		return 6;
+	/* MODE SENSE says so: WP (SBC-4 6.4.1) */
+	if (emu_t_exec(emu, &c, ms6, 6, NULL, 0, ms, sizeof(ms)) ||
+	    !(ms[2] & FHINT_MODE_DSP_WP))
+		return 7;
+	fhint_emu_close(emu);
+	/* the tools' way: the emu: transport with FHINT_DEV_RDONLY */
+	snprintf(cfg, sizeof(cfg), "emu:%s?%s", path, keys);
+	if (fhint_dev_open(cfg, FHINT_DEV_RDONLY, &dev, err, sizeof(err)))
+		return 8;
+	fhint_dev_close(dev);
+	/* and ro=1 in the configuration, two readers at once */
+	snprintf(cfg, sizeof(cfg), "%s?ro=1&%s", path, keys);
+	if (fhint_emu_open(cfg, &emu, err, sizeof(err)))
+		return 9;
+	{
+		struct fhint_emu *b;
+		int ret = fhint_emu_open(cfg, &b, err, sizeof(err));
+
+		if (ret)
+			return 10;
+		fhint_emu_close(b);
+	}
+	fhint_emu_close(emu);
+	return 0;
+}
+
+/* Run ro_reader in a child: as nobody (@drop), or on a read-only
+ * mount of @dir (its own mount namespace). */
+static int ro_child(const char *dir, const char *path, const char *keys,
+		    bool drop)
+{
+	int st;
+	pid_t pid = fork();
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		if (drop) {
+			if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+				_exit(70);
+		} else if (unshare(CLONE_NEWNS) ||
+			   mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+			   mount(dir, dir, NULL, MS_BIND, NULL) ||
+			   mount(NULL, dir, NULL, MS_REMOUNT | MS_BIND |
+				 MS_RDONLY, NULL)) {
+			_exit(77);
+		}
+		_exit(ro_reader(path, keys));
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_read_only_opens(void)
+{
+	const char *keys = "size=16M&page=4096&ppb=16";
+	char dir[300], path[320], cfg[700], err[512];
+	struct fstate fd0, fm0, x;
+	struct fhint_emu *emu, *b;
+	int ret;
+
+	/* a directory anyone may enter, files only their owner may write */
+	snprintf(dir, sizeof(dir), "%s/ro", emu_t_tmpdir());
+	mkdir(dir, 0755);
+	chmod(emu_t_tmpdir(), 0755);
+	snprintf(path, sizeof(path), "%s/lun.img", dir);
+	make_crashed_lun(path, keys);
+	fd0 = fstate_of(path);
+	fm0 = fstate_of(meta_of(path));
+	/* with read permission only */
+	ret = ro_child(dir, path, keys, true);
+	if (ret)
+		fprintf(stderr, "\n  read permission only: check %d ", ret);
+	CU_ASSERT_EQUAL(ret, 0);
+	/* on a read-only file system */
+	ret = ro_child(dir, path, keys, false);
+	if (ret == 77)
+		fprintf(stderr, "(read-only mount skipped here) ");
+	else if (ret)
+		fprintf(stderr, "\n  read-only mount: check %d ", ret);
+	CU_ASSERT_TRUE(ret == 0 || ret == 77);
+	/* nothing written: no compaction of the records, no tail cut */
+	x = fstate_of(path);
+	ASSERT_SAME_FILE(fd0, x);
+	x = fstate_of(meta_of(path));
+	ASSERT_SAME_FILE(fm0, x);
+	/* a reader and a writer exclude each other */
+	snprintf(cfg, sizeof(cfg), "%s?ro=1&%s", path, keys);
+	emu = emu_t_open(cfg);
+	snprintf(cfg, sizeof(cfg), "%s?%s", path, keys);
+	CU_ASSERT_EQUAL(try_open(cfg, &b, err, sizeof(err)), -EBUSY);
+	fhint_emu_close(emu);
+	/* a read-only open never creates, adopts or grows a file: with
+	 * create=1 where there is no LUN, what it would be, in memory */
+	snprintf(cfg, sizeof(cfg), "%s/none.img?create=1&ro=1&size=16M", dir);
+	CU_ASSERT_EQUAL(try_open(cfg, &b, err, sizeof(err)), 0);
+	fhint_emu_close(b);
+	snprintf(cfg, sizeof(cfg), "%s/none.img", dir);
+	CU_ASSERT_FALSE(exists(cfg));
+	CU_ASSERT_FALSE(exists(meta_of(cfg)));
+	snprintf(cfg, sizeof(cfg), "%s/none.img?ro=1&size=16M", dir);
+	CU_ASSERT_EQUAL(try_open(cfg, &b, err, sizeof(err)), -ENOENT);
+	snprintf(cfg, sizeof(cfg), "%s/text", dir);
+	write_text(cfg, 4096);
+	fd0 = fstate_of(cfg);
+	snprintf(cfg + strlen(cfg), sizeof(cfg) - strlen(cfg),
+		 "?create=1&import=1&size=16M");
+	CU_ASSERT_EQUAL(fhint_emu_open_flags(cfg, FHINT_EMU_RDONLY, &b, err,
+					     sizeof(err)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "read-only"));
+	snprintf(cfg, sizeof(cfg), "%s/text", dir);
+	x = fstate_of(cfg);
+	ASSERT_SAME_FILE(fd0, x);
+	chmod(emu_t_tmpdir(), 0700);
+}
+
+/* ---- a full host file system ---- */
 
 static bool is_27_07(const struct fhint_emu_cmd *c)
 {
@@ -733,6 +922,8 @@ static CU_TestInfo tests[] = {
 	  test_both_files_locked },
 	{ "compaction never truncates a file another LUN holds",
 	  test_compaction_spares_a_locked_tmp },
+	{ "read-only opens: read permission only, a read-only mount, 07/27/00",
+	  test_read_only_opens },
 	{ "a full host file system: 27/07 once said, UNMAP frees, nothing lost",
 	  test_full_file_system },
 	{ "the library writes nothing to stderr; messages go to the hook",

@@ -674,12 +674,13 @@ static void test_range_files(void)
 	json_object_put(j);
 	tt_free(&r);
 
-	/* a bad line: exit 2, the line number in one line */
+	/* a bad line: exit 2, the line number in one line (the dry run
+	 * above, a read-only open, made no LUN: create it now) */
 	f = fopen(path, "w");
 	fputs("0+128\n# ok\nnot-a-range\n", f);
 	fclose(f);
 	{
-		const char *argv[] = { "--in", path, reopen, NULL };
+		const char *argv[] = { "--in", path, create, NULL };
 
 		r = run_trim(argv, NULL);
 	}

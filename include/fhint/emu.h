@@ -62,6 +62,18 @@ struct fhint_emu_cmd {
 int fhint_emu_open(const char *config, struct fhint_emu **out,
 		   char *err, size_t errlen);
 
+/*
+ * The same with @flags.  FHINT_EMU_RDONLY (or ro=1 in @config): the
+ * device's files are opened read-only and shared-locked, and nothing is
+ * ever written to them: no creation, adoption, compaction, torn-tail cut
+ * or UUID tag; a command that would change the medium gets DATA PROTECT,
+ * WRITE PROTECTED (07/27/00), and MODE SENSE reports WP.  Works with read
+ * permission only and on a read-only file system.
+ */
+#define FHINT_EMU_RDONLY	(1u << 0)
+int fhint_emu_open_flags(const char *config, unsigned int flags,
+			 struct fhint_emu **out, char *err, size_t errlen);
+
 /* Flush everything and free the device (NULL is fine). */
 void fhint_emu_close(struct fhint_emu *emu);
 

@@ -82,5 +82,7 @@
 /* SCT 2h (Base 2.0 "Media and Data Integrity Errors") */
 #define FHINT_NVME_SC_WRITE_FAULT	0x80
 #define FHINT_NVME_SC_UNRECOVERED_READ	0x81
+#define FHINT_NVME_SC_WRITE_READ_ONLY	0x82	/* Attempted Write to Read
+						 * Only Range */
 
 #endif /* FHINT_NVME_PROTO_H */

@@ -246,6 +246,8 @@ static int mode_sense(struct emu_req *req)
 	memset(&h, 0, sizeof(h));
 	h.ten = ms.ten;
 	h.dev_specific = FHINT_MODE_DSP_DPOFUA;	/* SBC-4 6.4.1: FUA works */
+	if (req->dev->cfg.rdonly)
+		h.dev_specific |= FHINT_MODE_DSP_WP;	/* ro=1 */
 	off = ms.ten ? FHINT_MODE_HDR10_LEN : FHINT_MODE_HDR6_LEN;
 	/* MODE DATA LENGTH of the (6) header is one byte */
 	limit = ms.ten ? sizeof(buf) : 256;

@@ -76,6 +76,8 @@ static int zbc_out(struct emu_req *req)
 		return ret;
 	if (!smr)
 		return zbc_no_model(req);
+	if (emu_media_write_protected(req->dev, &req->chk))
+		return -EROFS;
 	return emu_smr_zone_out(smr, &c, &req->chk);
 }
 

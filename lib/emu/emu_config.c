@@ -57,6 +57,9 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	X("import", K_BOOL, import, 0, 1, P_ALL, "0|1",			\
 	  "1: adopt PATH, an existing file without metadata: its data "	\
 	  "extents become mapped (default 0)")				\
+	X("ro", K_BOOL, rdonly, 0, 1, P_ALL, "0|1",			\
+	  "1: read-only: the files are never written; commands that "	\
+	  "would change the medium get 07/27/00 (default 0)")		\
 	X("meta", K_PATH, meta_path, 1, EMU_PATH_MAX - 1, P_ALL, "PATH", \
 	  "metadata journal (default PATH.fhint-meta; needs a PATH)")	\
 	X("profile", K_PROFILE, profile, 0, 0, P_ALL,			\

@@ -408,10 +408,16 @@ static int geometry(struct emu_dev *dev, const struct emu_config *cfg,
 int fhint_emu_open(const char *config, struct fhint_emu **out,
 		   char *err, size_t errlen)
 {
+	return fhint_emu_open_flags(config, 0, out, err, errlen);
+}
+
+int fhint_emu_open_flags(const char *config, unsigned int flags,
+			 struct fhint_emu **out, char *err, size_t errlen)
+{
 	struct emu_dev *dev;
 	int ret;
 
-	if (!out)
+	if (!out || (flags & ~FHINT_EMU_RDONLY))
 		return -EINVAL;
 	*out = NULL;
 	dev = calloc(1, sizeof(*dev));
@@ -420,6 +426,8 @@ int fhint_emu_open(const char *config, struct fhint_emu **out,
 		return -ENOMEM;
 	}
 	ret = emu_config_parse(config ? config : "", &dev->cfg, err, errlen);
+	if (flags & FHINT_EMU_RDONLY)
+		dev->cfg.rdonly = true;
 	if (!ret)
 		ret = geometry(dev, &dev->cfg, err, errlen);
 	if (!ret)
@@ -511,6 +519,8 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 	if (ret)
 		return ret;
 	pthread_mutex_lock(&dev->lock);
+	if (dev->cfg.rdonly)	/* opened with FHINT_EMU_RDONLY */
+		cfg.rdonly = true;
 	ret = emu_config_diff_ok(&dev->cfg, &cfg, err, errlen);
 	if (!ret)
 		ret = geometry(&probe, &cfg, err, errlen);

@@ -42,6 +42,7 @@ struct emu_journal {
 	uint64_t win_off;
 	size_t win_len;
 	bool no_win;		/* mmap failed: pwritev only */
+	bool rdonly;		/* opened read-only: never written */
 	/* group commit (emu_journal_batch_begin): records not yet written */
 	bool batching;
 	uint8_t *bbuf;
@@ -497,7 +498,7 @@ int emu_journal_create(const char *path, const struct emu_journal_ident *id,
 }
 
 int emu_journal_open(const char *path, const struct emu_journal_ident *want,
-		     uint8_t *found_uuid, struct emu_journal **out,
+		     bool rdonly, uint8_t *found_uuid, struct emu_journal **out,
 		     char *err, size_t errlen)
 {
 	uint8_t h[EMU_JOURNAL_HDR_LEN];
@@ -507,15 +508,15 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 	int fd, ret;
 
 	*out = NULL;
-	fd = open(path, O_RDWR | O_CLOEXEC);
+	fd = open(path, (rdonly ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
 		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
 				  strerror(-ret));
 	}
 	/* the journal is locked as the data file is, for as long as the
-	 * device is open: another device can use neither */
-	ret = emu_lock_file(fd, false);
+	 * device is open: another device can use neither (readers share) */
+	ret = emu_lock_file(fd, rdonly);
 	if (ret) {
 		close(fd);
 		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
@@ -574,6 +575,7 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 		memcpy(found_uuid, j->id.uuid, EMU_JOURNAL_UUID_LEN);
 	j->end = (uint64_t)st.st_size;
 	j->alloc = j->end;
+	j->rdonly = rdonly;
 	*out = j;
 	return 0;
 }
@@ -743,6 +745,8 @@ int emu_journal_room(struct emu_journal *j, bool probe)
 {
 	int ret;
 
+	if (j->rdonly)
+		return -EROFS;
 	if (probe) {
 		/* one step more than there is: does the host have room? */
 		ret = tail_grow(j, (j->alloc > j->end ? j->alloc : j->end) + 1);
@@ -862,6 +866,8 @@ int emu_journal_append(struct emu_journal *j, uint16_t type,
 {
 	int ret;
 
+	if (j->rdonly)
+		return -EROFS;
 	if (j->batching) {
 		ret = batch_add(j, type, payload, len);
 		if (ret)
@@ -909,6 +915,8 @@ int emu_journal_accept(struct emu_journal *j)
 {
 	int ret = 0;
 
+	if (j->rdonly)
+		return -EROFS;
 	if (j->torn_end > j->end)
 		ret = write_zeros(j->fd, j->end, j->torn_end - j->end);
 	j->torn_end = 0;
@@ -929,7 +937,11 @@ int emu_journal_rewrite(struct emu_journal *j,
 			const struct emu_journal_ident *id, uint16_t type,
 			const uint8_t *ckpt, size_t len)
 {
-	int fd = write_new(j->path, id, j->generation + 1, type, ckpt, len);
+	int fd;
+
+	if (j->rdonly)
+		return -EROFS;
+	fd = write_new(j->path, id, j->generation + 1, type, ckpt, len);
 
 	if (fd < 0)
 		return fd;
@@ -980,6 +992,12 @@ void emu_journal_close(struct emu_journal *j)
 {
 	if (!j)
 		return;
+	if (j->rdonly) {
+		close(j->fd);
+		free(j->path);
+		free(j);
+		return;
+	}
 	batch_flush(j);		/* a batch left open: write what it has */
 	win_drop(j);
 	/* the reserve stays (deallocation on a full file system after the

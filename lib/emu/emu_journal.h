@@ -121,13 +121,15 @@ int emu_journal_create(const char *path, const struct emu_journal_ident *id,
 
 /*
  * Open an existing journal and lock it (emu_lock_file: -EBUSY while
- * another device holds it); -ENOENT if absent; -EBADMSG with @err naming
+ * another device holds it); with @rdonly O_RDONLY and a shared lock, and
+ * every call that would write returns -EROFS (replay writes nothing
+ * anyway); -ENOENT if absent; -EBADMSG with @err naming
  * the field if the header is not ours, has a bad CRC, or its identity
  * differs from @want (the UUID is not compared: it is returned in
  * @found_uuid for the caller to check against the data file).
  */
 int emu_journal_open(const char *path, const struct emu_journal_ident *want,
-		     uint8_t *found_uuid, struct emu_journal **out,
+		     bool rdonly, uint8_t *found_uuid, struct emu_journal **out,
 		     char *err, size_t errlen);
 
 /* Feed every record to @fn in order; find the torn tail.  The file is

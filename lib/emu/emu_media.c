@@ -93,6 +93,20 @@ static int media_room(struct emu_media *m, struct fhint_check *chk)
 	return media_io_error(chk, ret, true);
 }
 
+/* 07/27/00 WRITE PROTECTED (SBC-4 4.11): a read-only device. */
+static int write_protected(const struct emu_media *m, struct fhint_check *chk)
+{
+	if (!m->rdonly)
+		return 0;
+	return fhint_check_set(chk, FHINT_SK_DATA_PROTECT,
+			       FHINT_ASC_WRITE_PROTECTED, 0x00, -EROFS);
+}
+
+int emu_media_write_protected(struct emu_dev *dev, struct fhint_check *chk)
+{
+	return write_protected(dev->media, chk);
+}
+
 int media_refuse_broken(struct fhint_check *chk)
 {
 	return fhint_check_set(chk, FHINT_SK_MEDIUM_ERROR,
@@ -385,6 +399,8 @@ int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 
 	if (out_of_range(m, lba, nlb, chk))
 		return -ERANGE;
+	if (write_protected(m, chk))
+		return -EROFS;
 	if (!nlb)
 		return 0;
 	emu_timing_on_write(dev->timing, lba, nlb, group & 63, fua || !dev->wce);
@@ -408,6 +424,8 @@ int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 
 	if (out_of_range(m, lba, nlb, chk))
 		return -ERANGE;
+	if (write_protected(m, chk))
+		return -EROFS;
 	if (!nlb)
 		return 0;
 	emu_timing_on_write(dev->timing, lba, nlb, group & 63, !dev->wce);
@@ -441,6 +459,8 @@ int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 
 	if (out_of_range(m, lba, nlb, chk))
 		return -ERANGE;
+	if (write_protected(m, chk))
+		return -EROFS;
 	if (!nlb)
 		return 0;
 	if (m->broken)
@@ -586,7 +606,7 @@ void emu_media_reset_stats(struct emu_dev *dev)
 
 	media_reset_counters(m);
 	/* not a model delta: a record of its own, replayed in order */
-	if (m->jr && !m->broken) {
+	if (m->jr && !m->broken && !m->rdonly) {
 		if (emu_journal_append(m->jr, JR_RESET_STATS, NULL, 0))
 			m->broken = true;
 		m->jr_dirty = true;

@@ -527,6 +527,10 @@ static int replay_journal(struct emu_media *m, const uint8_t *found,
 		return ret;
 	m->info.replayed_records = ji.records;
 	m->info.torn_bytes = ji.torn_bytes;
+	/* read-only: the files stay as they are (the torn tail is not
+	 * read; blocks past a short file read zeros and are not mapped) */
+	if (m->rdonly)
+		return 0;
 	/* trusted now: cut the torn record, tag an untagged data file, cut
 	 * a tail left by a crash during a shrink, bound the next replay */
 	ret = emu_journal_accept(m->jr);
@@ -687,6 +691,14 @@ static void set_direct(struct emu_media *m)
 			  "direct= off", cfg->path, strerror(-ret));
 }
 
+void media_meta_path(const struct emu_config *cfg, char *buf, size_t len)
+{
+	if (cfg->meta_path[0])
+		snprintf(buf, len, "%s", cfg->meta_path);
+	else
+		snprintf(buf, len, "%s%s", cfg->path, META_SUFFIX);
+}
+
 int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 {
 	const struct emu_config *cfg = &m->dev->cfg;
@@ -695,20 +707,20 @@ int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 	bool have_meta, import;
 	int ret;
 
-	if (cfg->meta_path[0])
-		snprintf(m->meta, sizeof(m->meta), "%s", cfg->meta_path);
-	else
-		snprintf(m->meta, sizeof(m->meta), "%s%s", cfg->path,
-			 META_SUFFIX);
+	media_meta_path(cfg, m->meta, sizeof(m->meta));
 	media_ident_of(m, cfg);
 	have_meta = stat(m->meta, &st) == 0;
 	if (!have_meta && errno != ENOENT)
 		return emu_seterr(err, errlen, -errno, "metadata %s: %s",
 				  m->meta, strerror(errno));
+	if (!have_meta && cfg->rdonly)
+		return emu_seterr(err, errlen, -ENOENT, "metadata %s is "
+				  "missing: a read-only open (ro=1) neither "
+				  "makes nor adopts a LUN", m->meta);
 	/* with metadata the data file must exist: never create it then */
-	ret = emu_store_open(cfg->path, cfg->create && !have_meta ?
-			     EMU_STORE_CREATE : 0, m->nblocks * m->lbs,
-			     &m->store, err, errlen);
+	ret = emu_store_open(cfg->path, cfg->rdonly ? EMU_STORE_RDONLY :
+			     cfg->create && !have_meta ? EMU_STORE_CREATE : 0,
+			     m->nblocks * m->lbs, &m->store, err, errlen);
 	if (ret == -ENOENT && have_meta)
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s exists "
 				  "but the backing file %s did not: refusing "
@@ -721,8 +733,8 @@ int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	if (have_meta) {
-		ret = emu_journal_open(m->meta, &m->ident, found, &m->jr, err,
-				       errlen);
+		ret = emu_journal_open(m->meta, &m->ident, cfg->rdonly, found,
+				       &m->jr, err, errlen);
 		if (ret)
 			return ret;
 		memcpy(m->ident.uuid, found, sizeof(found));

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "emu_ftl.h"
 #include "emu_media_priv.h"
@@ -167,6 +168,23 @@ static int open_memory(struct emu_media *m, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * ro=1 with create=1 where there is no LUN yet (neither file exists): the
+ * LUN create=1 would make, in memory, so that a read-only tool (a dry run)
+ * can show it; nothing is created.
+ */
+static bool ro_preview(const struct emu_config *cfg)
+{
+	char meta[EMU_PATH_MAX + sizeof(META_SUFFIX)];
+	struct stat st;
+
+	if (!cfg->rdonly || !cfg->create)
+		return false;
+	media_meta_path(cfg, meta, sizeof(meta));
+	return stat(cfg->path, &st) < 0 && errno == ENOENT &&
+	       stat(meta, &st) < 0 && errno == ENOENT;
+}
+
 int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 		   char *err, size_t errlen)
 {
@@ -183,6 +201,7 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 	m->lbs = dev->lbs;
 	m->nblocks = dev->nblocks;
 	m->unit = 1;
+	m->rdonly = cfg->rdonly;
 	m->threshold_armed = true;
 	m->bounce = malloc(MEDIA_CHUNK);
 	/* reclaim chunks: flash and thin (the shingled profiles free
@@ -199,7 +218,8 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 			   0;
 	ret = make_model(m, cfg, err, errlen);
 	if (!ret)
-		ret = cfg->path[0] ? media_open_journal(m, err, errlen) :
+		ret = cfg->path[0] && !ro_preview(cfg) ?
+		      media_open_journal(m, err, errlen) :
 		      open_memory(m, err, errlen);
 	if (ret)
 		goto fail;
@@ -220,11 +240,11 @@ void emu_media_close(struct emu_media *m)
 {
 	if (!m)
 		return;
-	if (m->store && m->opened)
+	if (m->store && m->opened && !m->rdonly)
 		emu_store_sync(m->store);
 	/* a clean close leaves header + one checkpoint: the next open
 	 * replays nothing */
-	if (m->jr && m->opened && !m->broken &&
+	if (m->jr && m->opened && !m->broken && !m->rdonly &&
 	    emu_journal_tail_bytes(m->jr))
 		media_compact(m);	/* failure: the journal stays valid */
 	emu_journal_close(m->jr);
@@ -305,6 +325,9 @@ int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
 
 	if (nblocks == old)
 		return 0;
+	if (m->rdonly)
+		return emu_seterr(err, errlen, -EROFS, "size: the device is "
+				  "read-only (ro=1)");
 	if (m->smr)
 		return emu_seterr(err, errlen, -EINVAL, "size: the shingled "
 				  "profiles cannot change capacity (zones are "

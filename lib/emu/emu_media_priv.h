@@ -84,6 +84,7 @@ struct emu_media {
 	uint64_t group_write_blocks[64];
 	/* a bounce buffer of MEDIA_CHUNK bytes */
 	uint8_t *bounce;
+	bool rdonly;			/* ro=1: the files are never written */
 	/* events for the device (EMU_MEDIA_EV_*), taken by emu_media_events */
 	uint32_t events;
 	bool threshold_armed;		/* the soft threshold may report */
@@ -186,6 +187,8 @@ int media_compact(struct emu_media *m);
 void media_compact_maybe(struct emu_media *m);
 /* The journal header's identity of the configuration. */
 void media_ident_of(struct emu_media *m, const struct emu_config *cfg);
+/* The metadata path of @cfg: meta=, or PATH.fhint-meta. */
+void media_meta_path(const struct emu_config *cfg, char *buf, size_t len);
 /* Open the metadata of a file-backed device: replay it, or make it. */
 int media_open_journal(struct emu_media *m, char *err, size_t errlen);
 

@@ -66,7 +66,8 @@ static int cpl_check(struct nvme_cpl *c, const struct fhint_nvme_check *chk)
 
 /*
  * A refusal from the media layer (SCSI sense terms in @chk) in NVMe terms:
- * 21/00 LBA Out of Range (0/80h), 27/07 thin space exhausted -> Capacity
+ * 21/00 LBA Out of Range (0/80h), a read-only device (ro=1) -> Attempted
+ * Write to Read Only Range (2/82h), 27/07 thin space exhausted -> Capacity
  * Exceeded (0/81h), MEDIUM ERROR 11h -> Unrecovered Read Error (2/81h),
  * other MEDIUM ERRORs -> Write Fault (2/80h), the rest Internal Error.
  */
@@ -75,6 +76,9 @@ static int cpl_media(struct nvme_cpl *c, const struct fhint_check *chk,
 {
 	if (chk->asc == FHINT_ASC_LBA_OUT_OF_RANGE)
 		return cpl_generic(c, FHINT_NVME_SC_LBA_OUT_OF_RANGE);
+	if (ret == -EROFS)	/* ro=1 */
+		return cpl_set(c, FHINT_NVME_SCT_MEDIA,
+			       FHINT_NVME_SC_WRITE_READ_ONLY, true);
 	if (ret == -ENOSPC || chk->sense_key == FHINT_SK_DATA_PROTECT)
 		return cpl_generic(c, FHINT_NVME_SC_CAPACITY_EXCEEDED);
 	if (chk->sense_key == FHINT_SK_MEDIUM_ERROR)

@@ -48,6 +48,8 @@ struct emu_config {
 	bool     create;		/* create=1: make the files if absent */
 	bool     import;		/* import=1: adopt a data file that
 					 * has no metadata */
+	bool     rdonly;		/* ro=1 or FHINT_EMU_RDONLY: the files
+					 * are never written */
 	enum emu_profile profile;	/* profile=flash|smr-host-aware|
 					 * smr-drive-managed|thin */
 	uint64_t size;			/* size=BYTES (K/M/G/T suffixes) */
@@ -323,6 +325,9 @@ int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
 	blocks reached threshold% of the capacity (SBC-4 4.7.3.8); reported
 	once, again only after they fell below */
 uint32_t emu_media_events(struct emu_media *m);
+/* 0, or -EROFS with 07/27/00 WRITE PROTECTED in @chk: the device is
+ * read-only (ro=1), for commands that change the model themselves. */
+int emu_media_write_protected(struct emu_dev *dev, struct fhint_check *chk);
 /* The threshold changed (reconfig): crossing it reports again. */
 void emu_media_threshold_rearm(struct emu_media *m);
 /* The shingled model, for emu_cmd_zbc.c (NULL unless host aware). */
