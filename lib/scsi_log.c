@@ -53,6 +53,52 @@ int fhint_log_sense_cdb_decode(const uint8_t *cdb, size_t len,
 	return FHINT_LOG_SENSE_CDB_LEN;
 }
 
+int fhint_log_select_cdb_encode(const struct fhint_log_select_cdb *c,
+				uint8_t *cdb, size_t len)
+{
+	if (c->pc > 3 || c->page_code > 0x3f)
+		return -EINVAL;
+	if (len < FHINT_LOG_SELECT_CDB_LEN)
+		return -EMSGSIZE;
+	memset(cdb, 0, FHINT_LOG_SELECT_CDB_LEN);
+	cdb[0] = FHINT_OP_LOG_SELECT;
+	cdb[1] = (uint8_t)(c->pcr << 1 | c->sp);
+	cdb[2] = (uint8_t)(c->pc << 6 | c->page_code);
+	cdb[3] = c->subpage_code;
+	fhint_put_be16(cdb + 7, c->param_len);
+	cdb[9] = c->control;
+	return FHINT_LOG_SELECT_CDB_LEN;
+}
+
+int fhint_log_select_cdb_decode(const uint8_t *cdb, size_t len,
+				struct fhint_log_select_cdb *c,
+				struct fhint_check *chk)
+{
+	int i;
+
+	if (len < FHINT_LOG_SELECT_CDB_LEN)
+		return -EBADMSG;
+	if (cdb[0] != FHINT_OP_LOG_SELECT)
+		return fhint_check_set(chk, FHINT_SK_ILLEGAL_REQUEST,
+				       FHINT_ASC_INVALID_COMMAND_OPCODE, 0,
+				       -EINVAL);
+	memset(c, 0, sizeof(*c));
+	if (cdb[1] & 0xfc)
+		return fhint_check_cdb(chk, 1,
+				       fhint_check_top_bit(cdb[1] & 0xfc));
+	for (i = 4; i <= 6; i++)
+		if (cdb[i])
+			return fhint_check_cdb(chk, (uint16_t)i, -1);
+	c->pcr = cdb[1] & 0x02;
+	c->sp = cdb[1] & 0x01;
+	c->pc = cdb[2] >> 6;
+	c->page_code = cdb[2] & 0x3f;
+	c->subpage_code = cdb[3];
+	c->param_len = fhint_get_be16(cdb + 7);
+	c->control = cdb[9];
+	return FHINT_LOG_SELECT_CDB_LEN;
+}
+
 int fhint_log_page_hdr_encode(const struct fhint_log_page_hdr *h, uint8_t *buf,
 			      size_t len)
 {

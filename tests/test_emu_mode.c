@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Emulator: MODE SENSE / MODE SELECT and LOG SENSE
- * (lib/emu/emu_cmd_mode.c).  Literal bytes from the spec
+ * Emulator: MODE SENSE / MODE SELECT (lib/emu/emu_cmd_mode.c), LOG SENSE
+ * and LOG SELECT (lib/emu/emu_cmd_log.c).  Literal bytes from the spec
  * tables, decoded again with libfhint and libiscsi's
  * scsi_datain_unmarshall.
  */
@@ -10,6 +10,8 @@
 #include <string.h>
 #include <iscsi/iscsi.h>
 #include <iscsi/scsi-lowlevel.h>
+#include <scsi/sg_cmds_basic.h>
+#include <scsi/sg_lib.h>
 
 #include "fhint/emu.h"
 #include "fhint/endian.h"
@@ -22,7 +24,8 @@
 #include "fhint/scsi_mode_iec.h"
 #include "fhint/scsi_write.h"
 
-#include "emu_mode.h"
+#include "emu_log.h"
+#include "fake_sg.h"
 #include "emu_priv.h"
 #include "emu_test.h"
 #include "unit.h"
@@ -1114,14 +1117,164 @@ static void test_shared_values(void)
 	memset(&dev, 0, sizeof(dev));
 	emu_config_defaults(&dev.cfg);
 	dev.nblocks = NBLOCKS;
-	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 0);
+	CU_ASSERT_EQUAL(emu_log_threshold_exponent(&dev), 0);
 	dev.cfg.profile = EMU_PROFILE_THIN;
 	dev.cfg.threshold_pct = 80;
-	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 1);
+	CU_ASSERT_EQUAL(emu_log_threshold_exponent(&dev), 1);
 	dev.nblocks = 1ULL << 33;
-	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 2);
+	CU_ASSERT_EQUAL(emu_log_threshold_exponent(&dev), 2);
 	dev.nblocks = (1ULL << 33) - 1;
-	CU_ASSERT_EQUAL(emu_mode_threshold_exponent(&dev), 1);
+	CU_ASSERT_EQUAL(emu_log_threshold_exponent(&dev), 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* LOG SELECT                                                          */
+
+static uint8_t lselect(struct fhint_emu *emu, struct fhint_emu_cmd *c,
+		       bool pcr, bool sp, uint8_t pc, uint8_t page,
+		       uint8_t sub, const uint8_t *dout, uint16_t len)
+{
+	struct fhint_log_select_cdb ls = {
+		.pcr = pcr, .sp = sp, .pc = pc, .page_code = page,
+		.subpage_code = sub, .param_len = len,
+	};
+	uint8_t cdb[10];
+
+	CU_ASSERT_EQUAL_FATAL(fhint_log_select_cdb_encode(&ls, cdb, 10), 10);
+	return emu_t_exec(emu, c, cdb, 10, dout, len, NULL, 0);
+}
+
+/* SPC-5 6.9: PCR = 1 with no parameter data resets the cumulative values
+ * of the pages named (00h/00h: all); the state (mapped blocks) stays. */
+static void test_log_select_pcr_resets_counters(void)
+{
+	struct fhint_emu *emu = emu_t_open(CFG);
+	struct fhint_emu_stats st;
+	struct fhint_emu_cmd c;
+
+	CU_ASSERT_TRUE(write_blocks(emu, 0, 64, 2));
+	fhint_emu_get_stats(emu, &st);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 64);
+	CU_ASSERT_EQUAL(st.group_write_blocks[2], 64);
+	lselect(emu, &c, true, false, FHINT_LOG_PC_CUMULATIVE, 0, 0, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	fhint_emu_get_stats(emu, &st);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 0);
+	CU_ASSERT_EQUAL(st.group_write_blocks[2], 0);
+	CU_ASSERT_EQUAL(st.group_writes[2], 0);
+	CU_ASSERT_EQUAL(st.media_write_bytes, 0);
+	CU_ASSERT_EQUAL(st.commands, 0);	/* the LOG SELECT included */
+	CU_ASSERT_EQUAL(st.mapped_blocks, 64);
+	/* the counters count again from there */
+	CU_ASSERT_TRUE(write_blocks(emu, 64, 8, 0));
+	fhint_emu_get_stats(emu, &st);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 8);
+	CU_ASSERT_EQUAL(st.commands, 1);
+	fhint_emu_close(emu);
+}
+
+/* PCR 0 with PC 01b resets too; PC 00b (thresholds: none), 10b, 11b and
+ * a page that holds no counters (0Ch) change nothing. */
+static void test_log_select_pc_and_pages(void)
+{
+	static const struct {
+		bool pcr;
+		uint8_t pc, page, sub;
+		bool resets;
+	} cases[] = {
+		{ false, FHINT_LOG_PC_CUMULATIVE, 0x30, 0x00, true },
+		{ false, FHINT_LOG_PC_CUMULATIVE, 0x30, 0xff, true },
+		{ true, FHINT_LOG_PC_THRESHOLD, 0x30, 0x00, true },
+		{ false, FHINT_LOG_PC_THRESHOLD, 0x00, 0x00, false },
+		{ false, FHINT_LOG_PC_DEFAULT_THRESHOLD, 0x30, 0x00, false },
+		{ false, FHINT_LOG_PC_DEFAULT_CUMULATIVE, 0x30, 0x00, false },
+		{ true, FHINT_LOG_PC_CUMULATIVE, 0x0c, 0x00, false },
+		{ true, FHINT_LOG_PC_CUMULATIVE, 0x00, 0xff, false },
+	};
+	struct fhint_emu *emu = emu_t_open(CFG);
+	struct fhint_emu_stats st;
+	struct fhint_emu_cmd c;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		CU_ASSERT_TRUE(write_blocks(emu, i * 8, 8, 1));
+		lselect(emu, &c, cases[i].pcr, false, cases[i].pc,
+			cases[i].page, cases[i].sub, NULL, 0);
+		EMU_ASSERT_GOOD(&c);
+		fhint_emu_get_stats(emu, &st);
+		CU_ASSERT_EQUAL(st.host_write_blocks == 0, cases[i].resets);
+		fhint_emu_reset_stats(emu);
+	}
+	fhint_emu_close(emu);
+}
+
+/* Refusals, with the field they point at; none changes a counter. */
+static void test_log_select_refusals(void)
+{
+	struct fhint_emu *emu = emu_t_open(CFG);
+	struct fhint_emu_stats st;
+	struct fhint_emu_cmd c;
+	/* page 30h with one parameter (0000h, 8 bytes) */
+	static const uint8_t with_param[16] = {
+		0x30, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00, 0x08,
+		0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	static const uint8_t empty30[4] = { 0x30, 0x00, 0x00, 0x00 };
+	static const uint8_t unknown[4] = { 0x2f, 0x00, 0x00, 0x00 };
+	static const uint8_t cut[8] = { 0x30, 0x00, 0x00, 0x0c, 0, 0, 0, 8 };
+
+	CU_ASSERT_TRUE(write_blocks(emu, 0, 8, 0));
+	/* SP: log parameters are not saved (Control page GLTSD 1) */
+	lselect(emu, &c, true, true, 1, 0, 0, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 1, 0);
+	/* PCR with parameter data */
+	lselect(emu, &c, true, false, 1, 0, 0, empty30, 4);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 1, 1);
+	/* a page the device does not have; a subpage it has not */
+	lselect(emu, &c, true, false, 1, 0x2f, 0, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 2, 5);
+	lselect(emu, &c, true, false, 1, 0x30, 0x05, NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 3,
+			     -1);
+	/* with parameter data the CDB names no page */
+	lselect(emu, &c, false, false, 1, 0x30, 0, empty30, 4);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0, true, 2, 5);
+	/* no parameter can be set: 26/00 at the first one */
+	lselect(emu, &c, false, false, 1, 0, 0, with_param, 16);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x26, 0, false, 4,
+			     -1);
+	lselect(emu, &c, false, false, 1, 0, 0, unknown, 4);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x26, 0, false, 0,
+			     5);
+	/* a page cut by the PARAMETER LIST LENGTH: 26/00 at PAGE LENGTH */
+	lselect(emu, &c, false, false, 1, 0, 0, cut, 8);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x26, 0, false, 2,
+			     -1);
+	/* a page without parameters changes nothing */
+	lselect(emu, &c, false, false, 1, 0, 0, empty30, 4);
+	EMU_ASSERT_GOOD(&c);
+	fhint_emu_get_stats(emu, &st);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 8);
+	fhint_emu_close(emu);
+}
+
+/* sg3_utils' sg_ll_log_select, through a fake SG_IO device backed by the
+ * emulator, clears the counters as sg_logs --reset would. */
+static void test_log_select_sg3(void)
+{
+	struct fhint_fake_sg f;
+	struct fhint_emu_stats st;
+	int fd = fhint_fake_sg_open(&f, CFG);
+
+	write_blocks(f.emu, 0, 16, 0);		/* reports the power-on UA */
+	CU_ASSERT_TRUE(write_blocks(f.emu, 0, 16, 0));
+	CU_ASSERT_EQUAL(sg_ll_log_select(fd, true, false, 1, 0, 0, NULL, 0,
+					 false, 0), 0);
+	fhint_emu_get_stats(f.emu, &st);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 0);
+	CU_ASSERT_EQUAL(sg_ll_log_select(fd, true, true, 1, 0, 0, NULL, 0,
+					 false, 0), SG_LIB_CAT_ILLEGAL_REQ);
+	fhint_fake_sg_close(&f);
 }
 
 static CU_TestInfo tests[] = {
@@ -1159,6 +1312,13 @@ static CU_TestInfo tests[] = {
 	  test_log_sense_stats_page },
 	{ "LOG SENSE refusals: PPC, SP, PC, page, pointer",
 	  test_log_sense_refusals },
+	{ "LOG SELECT PCR resets the counters, not the state (SPC-5 6.9)",
+	  test_log_select_pcr_resets_counters },
+	{ "LOG SELECT PC and PAGE CODE choose what is reset (SPC-5 6.9)",
+	  test_log_select_pc_and_pages },
+	{ "LOG SELECT refusals with field pointers (SPC-5 6.9)",
+	  test_log_select_refusals },
+	{ "LOG SELECT from sg3_utils sg_ll_log_select", test_log_select_sg3 },
 	{ "CDB USAGE DATA zero bits are refused as reserved",
 	  test_cdb_usage_matches_checks },
 	{ "threshold exponent", test_shared_values },

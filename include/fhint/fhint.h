@@ -30,6 +30,7 @@
 #include <fhint/scsi_inquiry.h>
 #include <fhint/scsi_io_advice.h>
 #include <fhint/scsi_lba_status.h>
+#include <fhint/scsi_log.h>
 #include <fhint/scsi_mode.h>
 #include <fhint/scsi_mode_control.h>
 #include <fhint/scsi_read_capacity.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * fhint/scsi_log.h - LOG SENSE (SPC-5 6.10), the log page header and log
- * parameters (SPC-5 7.3.2), and the parameter codes of the Logical Block
+ * fhint/scsi_log.h - LOG SELECT (SPC-5 6.9), LOG SENSE (SPC-5 6.10), the
+ * log page header and log parameters (SPC-5 7.3.2), and the parameter codes of the Logical Block
  * Provisioning log page (SBC-4 6.4.5).
  */
 #ifndef FHINT_SCSI_LOG_H
@@ -18,6 +18,7 @@ extern "C" {
 #endif
 
 #define FHINT_LOG_SENSE_CDB_LEN		10
+#define FHINT_LOG_SELECT_CDB_LEN	10
 #define FHINT_LOG_PAGE_HDR_LEN		4
 #define FHINT_LOG_PARAM_HDR_LEN		4
 
@@ -27,7 +28,7 @@ extern "C" {
 						 * pages and subpages */
 #define FHINT_LOG_SUBPAGE_ALL		0xff
 
-/* PC, page control of LOG SENSE (SPC-5 table 147) */
+/* PC, page control of LOG SENSE and LOG SELECT (SPC-5 table 147) */
 #define FHINT_LOG_PC_THRESHOLD		0
 #define FHINT_LOG_PC_CUMULATIVE		1
 #define FHINT_LOG_PC_DEFAULT_THRESHOLD	2
@@ -64,6 +65,32 @@ int fhint_log_sense_cdb_encode(const struct fhint_log_sense_cdb *c,
 int fhint_log_sense_cdb_decode(const uint8_t *cdb, size_t len,
 			       struct fhint_log_sense_cdb *c,
 			       struct fhint_check *chk);
+
+/*
+ * LOG SELECT CDB (SPC-5 6.9): 0 4Ch; 1 reserved (7-2), PCR (1), SP (0);
+ * 2 PC (7-6), PAGE CODE (5-0); 3 SUBPAGE CODE; 4-6 reserved; 7-8
+ * PARAMETER LIST LENGTH; 9 CONTROL.  With PARAMETER LIST LENGTH 0, PAGE
+ * CODE / SUBPAGE CODE name the pages the PCR, SP and PC fields act on:
+ * 00h/00h every page, pp/00h page pp, pp/FFh page pp and its subpages
+ * (SPC-5 table 149).
+ */
+struct fhint_log_select_cdb {
+	bool     pcr;		/* byte 1 bit 1: PARAMETER CODE RESET */
+	bool     sp;		/* byte 1 bit 0: SAVE PARAMETERS */
+	uint8_t  pc;		/* byte 2 bits 7-6, FHINT_LOG_PC_* */
+	uint8_t  page_code;	/* byte 2 bits 5-0 */
+	uint8_t  subpage_code;	/* byte 3 */
+	uint16_t param_len;	/* bytes 7-8: PARAMETER LIST LENGTH */
+	uint8_t  control;	/* byte 9 */
+};
+/* Returns 10, -EINVAL (PC > 3, page code > 3Fh), -EMSGSIZE. */
+int fhint_log_select_cdb_encode(const struct fhint_log_select_cdb *c,
+				uint8_t *cdb, size_t len);
+/* Returns 10; -EBADMSG short; 20/00 for another operation code; 24/00
+ * with a pointer for reserved bits (byte 1 bits 7-2, bytes 4-6). */
+int fhint_log_select_cdb_decode(const uint8_t *cdb, size_t len,
+				struct fhint_log_select_cdb *c,
+				struct fhint_check *chk);
 
 /* Log page header (SPC-5 table 344) */
 struct fhint_log_page_hdr {

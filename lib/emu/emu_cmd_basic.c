@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "emu_identify.h"
+#include "emu_log.h"
 #include "emu_priv.h"
 #include "emu_rw.h"
 #include "emu_stream.h"
@@ -137,22 +138,6 @@ static void block_limits(const struct emu_dev *dev,
 	bl->ugavalid = true;
 	bl->unmap_granularity_alignment = 0;
 	bl->max_write_same_length = emu_rw_max_ws_len(dev);
-}
-
-/*
- * THRESHOLD EXPONENT (SBC-4 6.6.6): thresholds count sets of 2^e blocks;
- * the smallest e >= 1 for which the capacity in sets fits the 32-bit
- * THRESHOLD COUNT.  0 (no thresholds) unless a thin threshold is set.
- */
-static uint8_t threshold_exponent(const struct emu_dev *dev)
-{
-	uint8_t e = 1;
-
-	if (dev->cfg.profile != EMU_PROFILE_THIN || !dev->cfg.threshold_pct)
-		return 0;
-	while ((dev->nblocks >> e) > 0xffffffffULL)
-		e++;
-	return e;
 }
 
 /* ---- INQUIRY (SPC-5 6.7) ---- */
@@ -322,7 +307,7 @@ static int vpd_page(struct emu_dev *dev, uint8_t page, uint8_t *buf,
 		struct fhint_vpd_lbp p;
 
 		memset(&p, 0, sizeof(p));
-		p.threshold_exponent = threshold_exponent(dev);
+		p.threshold_exponent = emu_log_threshold_exponent(dev);
 		p.lbpu = true;
 		p.lbpws = true;
 		p.lbpws10 = true;

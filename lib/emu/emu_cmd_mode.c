@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lib/emu/emu_cmd_mode.c - MODE SENSE(6)/(10), MODE SELECT(6)/(10)
- * (SPC-5 6.12-6.15) and LOG SENSE (SPC-5 6.10) of the emulated LUN.
+ * (SPC-5 6.12-6.15) of the emulated LUN.
  *
  * Mode pages (one shared copy for every I_T nexus; no saved values):
  *   08h     Caching                    WCE changeable (dev->wce)
@@ -9,9 +9,7 @@
  *   0Ah/01h Control Extension          nothing changeable
  *   0Ah/05h IO Advice Hints Grouping   cfg.perm_streams stream descriptors
  *   1Ch     Informational Exceptions   DEXCPT = 1, nothing changeable
- * Log pages: 00h (00h, FFh), 0Ch Logical Block Provisioning, 30h fhint
- * statistics (vendor specific).  Choices and clauses:
- * spec-notes/emulator-mode.md.
+ * Choices and clauses: spec-notes/emulator-mode.md.
  */
 #include <errno.h>
 #include <string.h>
@@ -19,7 +17,6 @@
 #include "fhint/emu.h"
 #include "fhint/endian.h"
 #include "fhint/scsi_io_advice.h"
-#include "fhint/scsi_log.h"
 #include "fhint/scsi_mode.h"
 #include "fhint/scsi_mode_caching.h"
 #include "fhint/scsi_mode_control.h"
@@ -27,46 +24,20 @@
 #include "fhint/scsi_mode_iec.h"
 #include "fhint/scsi_proto.h"
 
-#include "emu_mode.h"
 #include "emu_priv.h"
 
 #define MODE_BUF	2048	/* header + bd + every page (1116 bytes) */
 #define PAGE_MAX	1040	/* the largest page: IO advice, 64 desc. */
-#define LOG_BUF		2048	/* the statistics page with 64 groups */
 
 static size_t min_sz(size_t a, size_t b)
 {
 	return a < b ? a : b;
 }
 
-/* A handler bug, not the initiator's: 44/00. */
-static int internal_error(struct emu_req *req)
-{
-	return fhint_check_set(&req->chk, FHINT_SK_HARDWARE_ERROR,
-			       FHINT_ASC_INTERNAL_TARGET_FAILURE, 0, -EIO);
-}
-
 static int param_list_length_error(struct fhint_check *chk)
 {
 	return fhint_check_set(chk, FHINT_SK_ILLEGAL_REQUEST,
 			       FHINT_ASC_PARAM_LIST_LENGTH_ERROR, 0, -EBADMSG);
-}
-
-/* ------------------------------------------------------------------ */
-/* Shared values                                                       */
-
-uint8_t emu_mode_threshold_exponent(const struct emu_dev *dev)
-{
-	uint8_t e = 1;
-
-	/* the rule VPD B2h uses (emu_cmd_basic.c): thresholds only with a
-	 * thin soft threshold; then the smallest e >= 1 that makes the
-	 * capacity in sets of 2^e blocks fit 32 bits */
-	if (dev->cfg.profile != EMU_PROFILE_THIN || !dev->cfg.threshold_pct)
-		return 0;
-	while ((dev->nblocks >> e) > 0xffffffffULL)
-		e++;
-	return e;
 }
 
 /* ------------------------------------------------------------------ */
@@ -263,7 +234,7 @@ static int mode_sense(struct emu_req *req)
 		ret = fhint_mode_bd_encode(&bd, h.longlba, buf + off,
 					   limit - off);
 		if (ret < 0)
-			return internal_error(req);
+			return emu_internal_error(req);
 		h.bd_length = (uint16_t)ret;
 		off += (size_t)ret;
 	}
@@ -273,12 +244,12 @@ static int mode_sense(struct emu_req *req)
 		ret = page_encode(dev, (enum mpage)k, ms.pc, buf + off,
 				  limit - off);
 		if (ret < 0)
-			return internal_error(req);
+			return emu_internal_error(req);
 		off += (size_t)ret;
 	}
 	h.mode_data_length = (uint16_t)(off - (ms.ten ? 2 : 1));
 	if (fhint_mode_header_encode(&h, buf, off) < 0)
-		return internal_error(req);
+		return emu_internal_error(req);
 	return emu_din(req, buf, min_sz(off, ms.alloc_len));
 }
 
@@ -580,223 +551,6 @@ commit:
 }
 
 /* ------------------------------------------------------------------ */
-/* LOG SENSE                                                           */
-
-static const uint8_t log_pages[] = {
-	FHINT_LOG_PAGE_SUPPORTED,
-	FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING,
-	FHINT_EMU_LOG_PAGE_STATS,
-};
-#define NR_LOG_PAGES	(sizeof(log_pages) / sizeof(log_pages[0]))
-
-/* The statistics as fhint_emu_get_stats() gives them (lock held). */
-static void current_stats(struct emu_dev *dev, struct fhint_emu_stats *st)
-{
-	*st = dev->stats;
-	st->capacity_blocks = dev->nblocks;
-	st->block_size = dev->lbs;
-	emu_media_stats(dev, st);
-}
-
-static uint64_t x1000(double v)
-{
-	return v > 0 ? (uint64_t)(v * 1000.0 + 0.5) : 0;
-}
-
-struct log_out {
-	uint8_t *buf;
-	size_t len;		/* bytes written so far */
-	size_t size;
-	uint16_t param_ptr;
-	uint16_t max_code;	/* highest parameter code of the page */
-	int err;
-};
-
-/* Append one parameter with an 8-byte value if its code >= the pointer. */
-static void put_param(struct log_out *o, uint16_t code, uint8_t format,
-		      const uint8_t value[8])
-{
-	struct fhint_log_param p = { .code = code, .format = format,
-				   .length = 8 };
-	int ret;
-
-	if (code > o->max_code)
-		o->max_code = code;
-	if (code < o->param_ptr || o->err)
-		return;
-	ret = fhint_log_param_encode(&p, value, o->buf + o->len,
-				     o->size - o->len);
-	if (ret < 0)
-		o->err = ret;
-	else
-		o->len += (size_t)ret;
-}
-
-static void put_counter(struct log_out *o, uint16_t code, uint64_t v,
-			uint8_t format)
-{
-	uint8_t value[8];
-
-	fhint_put_be64(value, v);
-	put_param(o, code, format, value);
-}
-
-/* SBC-4 6.4.5: RESOURCE COUNT in threshold sets, SCOPE 01b dedicated. */
-static void put_lbp(struct log_out *o, uint16_t code, uint64_t sets)
-{
-	uint8_t value[8] = { 0 };
-
-	fhint_put_be32(value, sets > 0xffffffffULL ? 0xffffffffu :
-						      (uint32_t)sets);
-	value[4] = 0x01;
-	put_param(o, code, FHINT_LOG_FL_BINARY_LIST, value);
-}
-
-static void lbp_params(struct emu_dev *dev, struct log_out *o)
-{
-	struct fhint_emu_stats st;
-	uint8_t te = emu_mode_threshold_exponent(dev);
-	uint64_t used, avail, set = 1ULL << te;
-
-	current_stats(dev, &st);
-	used = st.mapped_blocks < dev->nblocks ? st.mapped_blocks
-					       : dev->nblocks;
-	avail = dev->nblocks - used;
-	put_lbp(o, FHINT_LOG_LBP_AVAILABLE, avail >> te);
-	put_lbp(o, FHINT_LOG_LBP_USED, (used + set - 1) >> te);
-}
-
-static void stats_params(struct emu_dev *dev, bool defaults,
-			 struct log_out *o)
-{
-	struct fhint_emu_stats st;
-	uint32_t g, groups = dev->cfg.perm_streams;
-
-	if (defaults)
-		memset(&st, 0, sizeof(st));	/* values after a reset */
-	else
-		current_stats(dev, &st);
-	if (groups > 63)
-		groups = 63;
-	put_counter(o, FHINT_EMU_LOG_STAT_HOST_WRITE_BLOCKS,
-		    st.host_write_blocks,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, FHINT_EMU_LOG_STAT_UNMAPPED_BLOCKS, st.unmapped_blocks,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, FHINT_EMU_LOG_STAT_MAPPED_BLOCKS, st.mapped_blocks,
-		    FHINT_LOG_FL_BINARY_LIST);
-	put_counter(o, FHINT_EMU_LOG_STAT_MEDIA_WRITE_BYTES,
-		    st.media_write_bytes,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, FHINT_EMU_LOG_STAT_WA_X1000,
-		    x1000(st.write_amplification),
-		    FHINT_LOG_FL_BINARY_LIST);
-	put_counter(o, FHINT_EMU_LOG_STAT_GC_PAGES, st.gc_pages,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, FHINT_EMU_LOG_STAT_ERASES, st.erases,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, FHINT_EMU_LOG_STAT_BAND_REWRITES, st.band_rewrites,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, FHINT_EMU_LOG_STAT_COMMANDS, st.commands,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	put_counter(o, FHINT_EMU_LOG_STAT_CHECK_CONDITIONS, st.check_conditions,
-		    FHINT_LOG_FL_BOUNDED_COUNTER);
-	for (g = 0; g <= groups; g++)
-		put_counter(o, (uint16_t)(FHINT_EMU_LOG_STAT_GROUP_BLOCKS + g),
-			    st.group_write_blocks[g],
-			    FHINT_LOG_FL_BOUNDED_COUNTER);
-	for (g = 0; g <= groups; g++)
-		put_counter(o,
-			    (uint16_t)(FHINT_EMU_LOG_STAT_GROUP_WA_X1000 + g),
-			    x1000(st.group_wa[g]), FHINT_LOG_FL_BINARY_LIST);
-}
-
-static bool log_page_known(uint8_t page)
-{
-	size_t i;
-
-	for (i = 0; i < NR_LOG_PAGES; i++)
-		if (log_pages[i] == page)
-			return true;
-	return false;
-}
-
-static int log_sense(struct emu_req *req)
-{
-	struct emu_dev *dev = req->dev;
-	struct fhint_log_sense_cdb ls;
-	struct fhint_log_page_hdr h;
-	struct log_out o;
-	uint8_t buf[LOG_BUF];
-	size_t i;
-	int ret;
-
-	ret = fhint_log_sense_cdb_decode(req->cmd->cdb, req->cmd->cdb_len, &ls,
-					 &req->chk);
-	if (ret < 0)
-		return ret;
-	if (ls.ppc)		/* obsolete in SPC-5; fhint never had it */
-		return fhint_check_cdb(&req->chk, 1, 1);
-	if (ls.sp)		/* SPC-5 6.10: log parameters are not saved */
-		return fhint_check_cdb(&req->chk, 1, 0);
-	/* no threshold values: only the cumulative ones (PC 01b, 11b) */
-	if (ls.pc == FHINT_LOG_PC_THRESHOLD ||
-	    ls.pc == FHINT_LOG_PC_DEFAULT_THRESHOLD)
-		return fhint_check_cdb(&req->chk, 2, 7);
-	if (!log_page_known(ls.page_code))
-		return fhint_check_cdb(&req->chk, 2, 5);
-	if (ls.subpage_code != 0 && ls.subpage_code != FHINT_LOG_SUBPAGE_ALL)
-		return fhint_check_cdb(&req->chk, 3, -1);
-
-	memset(&o, 0, sizeof(o));
-	o.buf = buf;
-	o.size = sizeof(buf);
-	o.len = FHINT_LOG_PAGE_HDR_LEN;
-	o.param_ptr = ls.param_ptr;
-	memset(&h, 0, sizeof(h));
-	h.ds = true;		/* log parameters are never saved */
-	h.page_code = ls.page_code;
-	h.subpage_code = ls.subpage_code;
-	h.spf = ls.subpage_code != 0;
-
-	if (ls.subpage_code == FHINT_LOG_SUBPAGE_ALL) {
-		/* supported pages and subpages (00h/FFh, SPC-5 7.3.x), or
-		 * the subpages of one page: (page, 00h) and (page, FFh) */
-		if (ls.param_ptr)
-			return fhint_check_cdb(&req->chk, 5, -1);
-		for (i = 0; i < NR_LOG_PAGES; i++) {
-			if (ls.page_code != FHINT_LOG_PAGE_SUPPORTED &&
-			    ls.page_code != log_pages[i])
-				continue;
-			buf[o.len++] = log_pages[i];
-			buf[o.len++] = 0x00;
-			buf[o.len++] = log_pages[i];
-			buf[o.len++] = FHINT_LOG_SUBPAGE_ALL;
-		}
-	} else if (ls.page_code == FHINT_LOG_PAGE_SUPPORTED) {
-		if (ls.param_ptr)
-			return fhint_check_cdb(&req->chk, 5, -1);
-		for (i = 0; i < NR_LOG_PAGES; i++)
-			buf[o.len++] = log_pages[i];
-	} else {
-		if (ls.page_code == FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING)
-			lbp_params(dev, &o);
-		else
-			stats_params(dev,
-				ls.pc == FHINT_LOG_PC_DEFAULT_CUMULATIVE, &o);
-		if (o.err)
-			return internal_error(req);
-		/* SPC-5 6.10: a pointer past the last parameter code */
-		if (ls.param_ptr > o.max_code)
-			return fhint_check_cdb(&req->chk, 5, -1);
-	}
-	h.page_length = (uint16_t)(o.len - FHINT_LOG_PAGE_HDR_LEN);
-	if (fhint_log_page_hdr_encode(&h, buf, sizeof(buf)) < 0)
-		return internal_error(req);
-	return emu_din(req, buf, min_sz(o.len, ls.alloc_len));
-}
-
-/* ------------------------------------------------------------------ */
 /* CDB USAGE DATA (SPC-5 6.35.3), as emu_cmd_basic.c writes it: byte 0
  * the opcode, then a one for each bit of a field the device server examines (reserved bits zero
  * although they are checked), CONTROL 04h (NACA). */
@@ -815,10 +569,6 @@ const struct emu_op emu_ops_mode[] = {
 	{ .opcode = FHINT_OP_MODE_SELECT_10, .cdb_len = 10,
 	  .fn = mode_select, .name = "MODE SELECT(10)",
 	  .usage = { 0x55, 0x13, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff,
-		     0x04 } },
-	{ .opcode = FHINT_OP_LOG_SENSE, .cdb_len = 10,
-	  .fn = log_sense, .name = "LOG SENSE",
-	  .usage = { 0x4d, 0x03, 0xff, 0xff, 0x00, 0xff, 0xff, 0xff, 0xff,
 		     0x04 } },
 	{ .fn = NULL },
 };

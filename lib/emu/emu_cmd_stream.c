@@ -44,13 +44,6 @@ uint16_t emu_stream_open_count(const struct emu_dev *dev)
 	return n;
 }
 
-/* A handler bug, not the initiator's: 44/00. */
-static int internal_error(struct emu_req *req)
-{
-	return fhint_check_set(&req->chk, FHINT_SK_HARDWARE_ERROR,
-			       FHINT_ASC_INTERNAL_TARGET_FAILURE, 0, -EIO);
-}
-
 /*
  * GET STREAM STATUS (SBC-4 5.9): descriptors of the open streams from
  * STARTING STREAM IDENTIFIER on (5.9.2.3), permanent ones with PERM and
@@ -92,7 +85,7 @@ static int get_stream_status(struct emu_req *req)
 	ret = fhint_stream_status_encode(emu_stream_open_count(dev), d, n,
 					 buf, sizeof(buf));
 	if (ret < 0)
-		return internal_error(req);
+		return emu_internal_error(req);
 	return emu_din(req, buf, (size_t)ret < gs.alloc_len ? (size_t)ret :
 						 gs.alloc_len);
 }
@@ -130,7 +123,7 @@ static int stream_control(struct emu_req *req)
 					       -ENOSPC);
 		if (fhint_stream_control_data_encode(id, data,
 						     sizeof(data)) < 0)
-			return internal_error(req);
+			return emu_internal_error(req);
 		dev->streams_open |= 1u << id;
 		return emu_din(req, data, sc.alloc_len < sizeof(data) ?
 					  sc.alloc_len : sizeof(data));

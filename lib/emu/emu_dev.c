@@ -29,10 +29,11 @@ static const struct emu_op *emu_table(size_t t)
 	case 3: return emu_ops_sat;
 	case 4: return emu_ops_zbc;
 	case 5: return emu_ops_stream;
+	case 6: return emu_ops_log;
 	default: return NULL;
 	}
 }
-#define EMU_TABLES	6	/* the tables declared in emu_priv.h */
+#define EMU_TABLES	7	/* the tables declared in emu_priv.h */
 
 static bool op_offered(const struct emu_dev *dev, const struct emu_op *op)
 {
@@ -101,6 +102,12 @@ int emu_din(struct emu_req *req, const void *buf, size_t len)
 		memcpy(c->din, buf, n);
 	c->din_done = n;
 	return 0;
+}
+
+int emu_internal_error(struct emu_req *req)
+{
+	return fhint_check_set(&req->chk, FHINT_SK_HARDWARE_ERROR,
+			       FHINT_ASC_INTERNAL_TARGET_FAILURE, 0x00, -EIO);
 }
 
 int emu_check_lba(struct emu_req *req, uint64_t lba, uint64_t nlb)
@@ -491,6 +498,14 @@ int fhint_emu_get_stats(struct fhint_emu *emu, struct fhint_emu_stats *st)
 	return 0;
 }
 
+void emu_dev_reset_stats(struct emu_dev *dev)
+{
+	memset(&dev->stats, 0, sizeof(dev->stats));
+	emu_media_reset_stats(dev);
+	if (dev->timing)
+		emu_timing_reset_stats(dev->timing);
+}
+
 void fhint_emu_reset_stats(struct fhint_emu *emu)
 {
 	struct emu_dev *dev = (struct emu_dev *)emu;
@@ -498,10 +513,7 @@ void fhint_emu_reset_stats(struct fhint_emu *emu)
 	if (!dev)
 		return;
 	pthread_mutex_lock(&dev->lock);
-	memset(&dev->stats, 0, sizeof(dev->stats));
-	emu_media_reset_stats(dev);
-	if (dev->timing)
-		emu_timing_reset_stats(dev->timing);
+	emu_dev_reset_stats(dev);
 	pthread_mutex_unlock(&dev->lock);
 }
 

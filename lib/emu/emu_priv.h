@@ -212,7 +212,9 @@ struct emu_op {
 extern const struct emu_op emu_ops_basic[];	/* emu_cmd_basic.c: TUR,
 	INQUIRY, REQUEST SENSE, REPORT LUNS, READ CAPACITY, RSOC */
 extern const struct emu_op emu_ops_mode[];	/* emu_cmd_mode.c: MODE
-	SENSE/SELECT, LOG SENSE */
+	SENSE/SELECT */
+extern const struct emu_op emu_ops_log[];	/* emu_cmd_log.c: LOG SENSE,
+	LOG SELECT */
 extern const struct emu_op emu_ops_stream[];	/* emu_cmd_stream.c: GET
 	STREAM STATUS, STREAM CONTROL */
 extern const struct emu_op emu_ops_rw[];	/* emu_cmd_rw.c: READ/WRITE
@@ -238,6 +240,14 @@ void emu_op_index(struct emu_dev *dev);
  * length is not an error).  Returns 0.
  */
 int emu_din(struct emu_req *req, const void *buf, size_t len);
+
+/* A fault of the device server, not of the initiator: HARDWARE ERROR,
+ * 44/00 INTERNAL TARGET FAILURE in req->chk.  Returns -EIO. */
+int emu_internal_error(struct emu_req *req);
+
+/* Zero the statistics counters (not the state): dev->stats, the media
+ * layer's and the timing model's.  Lock held. */
+void emu_dev_reset_stats(struct emu_dev *dev);
 
 /* 21/00 LOGICAL BLOCK ADDRESS OUT OF RANGE when [lba, lba+nlb) is not
  * inside the device.  0 or -ERANGE with req->chk set. */

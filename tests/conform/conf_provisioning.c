@@ -3,7 +3,8 @@
  * tests/conform/conf_provisioning.c - logical block provisioning
  * consistency (SBC-4 4.7): READ CAPACITY(16) LBPME/LBPRZ (5.26.2) against
  * the Logical Block Provisioning VPD page (6.6.6), GET LBA STATUS (5.21)
- * and what unmapped blocks read.
+ * and what unmapped blocks read; LOG SELECT (SPC-5 6.9) resetting the
+ * cumulative log values a benchmark reads.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -167,6 +168,50 @@ static void test_unmapped_reads_zero_if_lbprz(void)
 		CONF_SKIP("LBPRZ 0: read succeeded, content unspecified");
 }
 
+/* LOG SELECT (SPC-5 6.9) without parameter data; returns res->ret. */
+static int log_select(bool pcr, uint8_t page, const uint8_t *dout,
+		      uint16_t len, struct conf_res *res)
+{
+	struct fhint_log_select_cdb ls = {
+		.pcr = pcr, .pc = FHINT_LOG_PC_CUMULATIVE, .page_code = page,
+		.param_len = len,
+	};
+	uint8_t cdb[10];
+
+	if (fhint_log_select_cdb_encode(&ls, cdb, sizeof(cdb)) < 0)
+		return res->ret = -EINVAL;
+	return conf_cmd(cdb, 10, len ? FHINT_DIR_TO_DEV : FHINT_DIR_NONE,
+			(void *)dout, len, res);
+}
+
+/*
+ * SPC-5 6.9: PCR = 1 with PARAMETER LIST LENGTH 0 sets the cumulative
+ * values to their defaults; PCR = 1 with parameter data is INVALID FIELD
+ * IN CDB.  Resetting counters is a change, so --destructive.  On the fhint
+ * LUN the statistics page (30h) then counts from zero.
+ */
+static void test_log_select_pcr(void)
+{
+	static const uint8_t page30[4] = { 0x30, 0x00, 0x00, 0x00 };
+	struct conf_ctx *c = conf_ctx();
+	struct conf_res res;
+	char line[200];
+
+	CONF_NEED_PROBE();
+	if (!c->destructive)
+		CONF_SKIP("LOG SELECT resets log counters: needs --destructive");
+	log_select(true, 0, NULL, 0, &res);
+	if (res.ret == -EIO && res.have_sense &&
+	    res.chk.asc == FHINT_ASC_INVALID_COMMAND_OPCODE)
+		CONF_SKIP("LOG SELECT not supported (20/00)");
+	CONF_CHECK(res.ret == 0, "LOG SELECT PCR 1, all pages: expected GOOD, "
+		   "got %s", conf_res_str(&res, line, sizeof(line)));
+	log_select(true, 0, page30, sizeof(page30), &res);
+	conf_expect_sense(&res, FHINT_SK_ILLEGAL_REQUEST,
+			  FHINT_ASC_INVALID_FIELD_IN_CDB, 0,
+			  "LOG SELECT PCR 1 with parameter data");
+}
+
 static const struct conf_test tests[] = {
 	{ "sbc4_6_6_6_lbpme_requires_vpd_b2", test_lbpme_requires_b2 },
 	{ "sbc4_5_26_2_rc16_lbprz_matches_b2_lbprz_bit0",
@@ -181,6 +226,8 @@ static const struct conf_test tests[] = {
 	  test_get_lba_status_past_end },
 	{ "sbc4_4_7_4_4_deallocated_reads_zero_if_lbprz",
 	  test_unmapped_reads_zero_if_lbprz },
+	{ "spc5_6_9_log_select_pcr_resets_cumulative_values",
+	  test_log_select_pcr },
 	{ NULL, NULL }
 };
 
