@@ -11,8 +11,9 @@
 # the run is clean (no data race, no data mismatch).
 #
 # CLANG selects the compiler (default: clang-14, then clang).  The
-# library's own dependencies (libsgutils2, libnvme, libiscsi, libjson-c)
-# are linked as installed (not instrumented).
+# library's own dependencies are linked as installed (not instrumented):
+# TSAN_LIBS, as configure found them (make check-tsan passes libfhint's
+# link line), plus what the stress program itself needs.
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -52,7 +53,7 @@ for f in "$srcdir"/lib/*.c "$srcdir"/lib/emu/emu_*.c; do
 done
 # shellcheck disable=SC2086
 $CLANG $cflags "$srcdir/tests/tsan/emu_stress.c" $objs \
-	-lsgutils2 -lnvme -liscsi -ljson-c -ludev -lsystemd -lpthread -lm \
+	${TSAN_LIBS:--lsgutils2 -lnvme -liscsi -luring -lpthread -lm} -ljson-c \
 	-o "$out/emu-stress"
 
 sym=
