@@ -894,22 +894,24 @@ static void test_foreign_metadata_refused(void)
 	fhint_emu_close(emu);
 	emu = emu_t_open(cfg_of(b, FLASH, true));
 	fhint_emu_close(emu);
-	/* other size, other lbs, other profile, other geometry */
-	CU_ASSERT_EQUAL(try_open(cfg_of(a, "size=32M&lbs=512&page=4096&"
+	/* smaller size, other lbs, other profile, other geometry: the
+	 * stored configuration says what it was made with */
+	CU_ASSERT_EQUAL(try_open(cfg_of(a, "size=8M&lbs=512&page=4096&"
 					"ppb=16", false), &emu, err,
-				 sizeof(err)), -EBADMSG);
+				 sizeof(err)), -EINVAL);
 	CU_ASSERT_PTR_NULL(emu);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "size="));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "size=16777216 stored"));
 	CU_ASSERT_EQUAL(try_open(cfg_of(a, "size=16M&lbs=4096&pbs=4096&"
 					"page=4096&ppb=16", false), &emu, err,
-				 sizeof(err)), -EBADMSG);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "lbs="));
+				 sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "made with lbs=512"));
 	CU_ASSERT_EQUAL(try_open(cfg_of(a, THIN, false), &emu, err,
-				 sizeof(err)), -EBADMSG);
+				 sizeof(err)), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "profile"));
 	CU_ASSERT_EQUAL(try_open(cfg_of(a, FLASH "&op=0.2", false), &emu, err,
-				 sizeof(err)), -EBADMSG);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "op (ppm)=70000 there, 200000"));
+				 sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "op: 0.2 given, but the LUN was "
+				      "made with op=0.07"));
 	/* the metadata of device A next to the data of device B: the
 	 * UUIDs differ */
 	snprintf(meta_b, sizeof(meta_b), "%s.fhint-meta", b);
@@ -1728,8 +1730,8 @@ static void resize_persists(const char *name, const char *keys)
 	CU_ASSERT_EQUAL(file_size(path), 32 << 20);
 	/* the metadata says 32M now */
 	CU_ASSERT_EQUAL(try_open(cfg_of(path, k16, false), &emu, err,
-				 sizeof(err)), -EBADMSG);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "size=33554432 there"));
+				 sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "size=33554432 stored"));
 	emu = emu_t_open(cfg_of(path, k32, false));
 	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 60000, 8, r, &chk), 0);
 	CU_ASSERT_EQUAL(memcmp(w, r, sizeof(w)), 0);

@@ -24,6 +24,7 @@
 #include "emu_priv.h"
 #include "emu_journal.h"
 #include "emu_media.h"
+#include "fhint/endian.h"
 #include "fhint/log.h"
 #include "fhint/scsi_mode.h"
 #include "fhint/xport.h"
@@ -905,6 +906,134 @@ static void test_full_file_system(void)
 	full_fs_case("profile=flash&ppb=16");
 }
 
+/* ---- the stored configuration is the default on reopen ---- */
+
+static void inquiry_vendor(struct fhint_emu *emu, char *vendor)
+{
+	static const uint8_t cdb[6] = { FHINT_OP_INQUIRY, 0, 0, 0, 96, 0 };
+	struct fhint_emu_cmd c;
+	uint8_t inq[96];
+
+	CU_ASSERT_EQUAL(emu_t_exec(emu, &c, cdb, sizeof(cdb), NULL, 0, inq,
+				   sizeof(inq)), FHINT_STATUS_GOOD);
+	memcpy(vendor, inq + 8, 8);	/* SPC-5 6.7.2 T10 VENDOR ID */
+	vendor[8] = '\0';
+}
+
+static uint64_t capacity_bytes(struct fhint_emu *emu)
+{
+	uint8_t cdb[16] = { FHINT_OP_SERVICE_ACTION_IN_16, 0x10 }, rc[32];
+	struct fhint_emu_cmd c;
+
+	cdb[13] = sizeof(rc);
+	CU_ASSERT_EQUAL(emu_t_exec(emu, &c, cdb, sizeof(cdb), NULL, 0, rc,
+				   sizeof(rc)), FHINT_STATUS_GOOD);
+	/* SBC-4 5.27.2: RETURNED LOGICAL BLOCK ADDRESS, then the length */
+	return (fhint_get_be64(rc) + 1) * fhint_get_be32(rc + 8);
+}
+
+static void tur_expect(struct fhint_emu *emu, uint8_t asc, uint8_t ascq)
+{
+	static const uint8_t tur[6] = { 0 };
+	struct fhint_emu_cmd c;
+
+	emu_t_exec(emu, &c, tur, sizeof(tur), NULL, 0, NULL, 0);
+	if (asc)
+		EMU_ASSERT_SENSE(&c, FHINT_SK_UNIT_ATTENTION, asc, ascq);
+	else
+		EMU_ASSERT_GOOD(&c);
+}
+
+static void test_reopen_by_path(void)
+{
+	const char *path = tpath("reopen.img");
+	struct fhint_emu *emu;
+	struct fhint_check chk;
+	struct fstate d0, m0;
+	uint8_t w[4096], r[4096];
+	char cfg[1200], err[512], vendor[9];
+
+	memset(w, 0x5a, sizeof(w));
+	snprintf(cfg, sizeof(cfg), "%s?create=1&size=16M&ppb=16&op=0.2&"
+		 "vendor=ACME&product=lun one&serial=S123", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), 8, 8, w, 0, false, &chk),
+			0);
+	fhint_emu_close(emu);
+
+	/* PATH alone: the geometry and identity it was made with */
+	CU_ASSERT_EQUAL_FATAL(try_open(path, &emu, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(dev_of(emu)->cfg.pages_per_block, 16);
+	CU_ASSERT_EQUAL(dev_of(emu)->cfg.spare, 0.2);
+	CU_ASSERT_STRING_EQUAL(dev_of(emu)->cfg.product, "lun one");
+	CU_ASSERT_STRING_EQUAL(dev_of(emu)->cfg.serial, "S123");
+	tur_expect(emu, 0x29, 0x00);
+	inquiry_vendor(emu, vendor);
+	CU_ASSERT_STRING_EQUAL(vendor, "ACME    ");
+	CU_ASSERT_EQUAL(capacity_bytes(emu), 16 << 20);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 8, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, sizeof(w)), 0);
+	fhint_emu_close(emu);
+
+	/* the same keys again: fine; another geometry or a smaller size:
+	 * refused, saying what was stored, both files untouched */
+	snprintf(cfg, sizeof(cfg), "%s?size=16M&ppb=16&profile=flash", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	fhint_emu_close(emu);
+	d0 = fstate_of(path);
+	m0 = fstate_of(meta_of(path));
+	snprintf(cfg, sizeof(cfg), "%s?ppb=8", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "made with ppb=16"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "leave ppb out"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, meta_of(path)));
+	snprintf(cfg, sizeof(cfg), "%s?size=8M", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "size=16777216"));
+	snprintf(cfg, sizeof(cfg), "%s?profile=thin", path);
+	CU_ASSERT_EQUAL(try_open(cfg, &emu, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "profile=flash"));
+	ASSERT_SAME_FILE(fstate_of(path), d0);
+	ASSERT_SAME_FILE(fstate_of(meta_of(path)), m0);
+
+	/* documented changes: a larger size (29/00, then 2A/09), identity */
+	snprintf(cfg, sizeof(cfg), "%s?size=32M&vendor=NEWCO", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	tur_expect(emu, 0x29, 0x00);
+	tur_expect(emu, 0x2a, 0x09);
+	tur_expect(emu, 0, 0);
+	CU_ASSERT_EQUAL(capacity_bytes(emu), 32 << 20);
+	fhint_emu_close(emu);
+	CU_ASSERT_EQUAL_FATAL(try_open(path, &emu, err, sizeof(err)), 0);
+	tur_expect(emu, 0x29, 0x00);
+	tur_expect(emu, 0, 0);
+	CU_ASSERT_EQUAL(capacity_bytes(emu), 32 << 20);
+	inquiry_vendor(emu, vendor);
+	CU_ASSERT_STRING_EQUAL(vendor, "NEWCO   ");
+	CU_ASSERT_STRING_EQUAL(dev_of(emu)->cfg.serial, "S123");
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 8, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(memcmp(r, w, sizeof(w)), 0);
+	fhint_emu_close(emu);
+
+	/* a read-only open takes the stored configuration too */
+	snprintf(cfg, sizeof(cfg), "%s?ro=1", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(dev_of(emu)->cfg.size, 32 << 20);
+	fhint_emu_close(emu);
+
+	/* a key of the stored profile, given without profile= */
+	path = tpath("reopen-thin.img");
+	snprintf(cfg, sizeof(cfg), "%s?create=1&profile=thin&size=8M&"
+		 "threshold=50", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	fhint_emu_close(emu);
+	snprintf(cfg, sizeof(cfg), "%s?threshold=60", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(dev_of(emu)->cfg.profile, EMU_PROFILE_THIN);
+	CU_ASSERT_EQUAL(dev_of(emu)->cfg.threshold_pct, 60);
+	fhint_emu_close(emu);
+}
+
 static CU_TestInfo tests[] = {
 	{ "create=1 never adopts a file that holds data; import=1 does",
 	  test_create_never_adopts_data },
@@ -928,6 +1057,8 @@ static CU_TestInfo tests[] = {
 	  test_full_file_system },
 	{ "the library writes nothing to stderr; messages go to the hook",
 	  test_messages_go_to_the_hook },
+	{ "PATH alone reopens a LUN as stored; a key given must match or grow",
+	  test_reopen_by_path },
 	CU_TEST_INFO_NULL,
 };
 

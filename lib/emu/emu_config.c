@@ -637,8 +637,46 @@ static int validate(const struct emu_config *c, uint64_t seen,
 	return 0;
 }
 
-int emu_config_parse(const char *str, struct emu_config *cfg,
-		     char *err, size_t errlen)
+/*
+ * Keys that belong to one open, not to the LUN: never stored, never taken
+ * from the stored configuration (the timing keys are TIMING_KEYS).
+ */
+static const char *const per_open_keys[] = {
+	"create", "import", "ro", "meta", "direct",
+};
+
+/*
+ * Stored keys whose value may differ on a reopen: what the host is told
+ * (identity, limits, sense format, caching) and the thin threshold; the
+ * given value replaces the stored one.  `size` may grow (emu_dev.c raises
+ * CAPACITY DATA HAS CHANGED).  Every other stored key is the medium's
+ * geometry or model and must match.
+ */
+static const char *const reopen_change_keys[] = {
+	"threshold", "max_unmap", "max_unmap_desc", "max_ws", "max_xfer",
+	"dmrsl", "anchor", "vendor", "product", "serial", "naa", "sat",
+	"dsense", "wce",
+};
+
+static bool in_list(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+static bool key_stored(const struct key *k)
+{
+	return !in_list(k->name, per_open_keys, sizeof(per_open_keys) /
+			sizeof(*per_open_keys)) &&
+	       !in_list(k->name, timing_names, sizeof(timing_names) /
+			sizeof(*timing_names));
+}
+
+/* Parse the items of @str over what @cfg holds; @seen gets the keys. */
+static int parse_items(const char *str, struct emu_config *cfg,
+		       uint64_t *seen_out, char *err, size_t errlen)
 {
 	char buf[4096], *q, *item, *next;
 	const struct key *k;
@@ -648,7 +686,7 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 
 	_Static_assert(sizeof(keys) / sizeof(keys[0]) <= 64,
 		       "seen is a 64-bit mask");
-	emu_config_defaults(cfg);
+	*seen_out = 0;
 	if (!str)
 		str = "";
 	if (!strncmp(str, "fhint/", 6))
@@ -699,6 +737,43 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 		if (ret)
 			return ret;
 	}
+	*seen_out = seen;
+	return 0;
+}
+
+int emu_config_parse_over(const char *str, const struct emu_config *stored,
+			  struct emu_config *cfg, uint64_t *seen_out,
+			  char *err, size_t errlen)
+{
+	uint64_t seen;
+	int ret;
+
+	if (stored) {
+		/* the stored keys' values; per-open keys start afresh */
+		struct emu_config d;
+
+		emu_config_defaults(&d);
+		*cfg = *stored;
+		for (size_t i = 0; i < NKEYS; i++)
+			if (!key_stored(&keys[i]))
+				memcpy((char *)cfg + keys[i].off,
+				       (char *)&d + keys[i].off,
+				       keys[i].width);
+		cfg->path[0] = '\0';
+	} else {
+		emu_config_defaults(cfg);
+	}
+	ret = parse_items(str, cfg, &seen, err, errlen);
+	if (seen_out)
+		*seen_out = seen;
+	if (ret)
+		return ret;
+	if (stored) {
+		/* every default was derived when the LUN was made */
+		timing_fill(cfg, seen);
+		ret = validate(cfg, seen, err, errlen);
+		return ret ? ret : timing_validate(cfg, seen, err, errlen);
+	}
 	/* a Dataset Management command carries at most 256 ranges (NR is
 	 * 8 bits, NVMe 2.0 Base 3.3.4): the default of protocol=nvme */
 	if (cfg->nvme && !key_seen(seen, "max_unmap_desc"))
@@ -716,6 +791,149 @@ int emu_config_parse(const char *str, struct emu_config *cfg,
 	    !key_seen(seen, "ppb"))
 		fit_ppb(cfg, timing_units(cfg));
 	return ret;
+}
+
+int emu_config_parse(const char *str, struct emu_config *cfg,
+		     char *err, size_t errlen)
+{
+	return emu_config_parse_over(str, NULL, cfg, NULL, err, errlen);
+}
+
+int emu_config_locate(const char *str, struct emu_config *cfg,
+		      char *err, size_t errlen)
+{
+	uint64_t seen;
+
+	emu_config_defaults(cfg);
+	return parse_items(str, cfg, &seen, err, errlen);
+}
+
+/* One key's value as the parser reads it back; false: leave it out. */
+static bool format_key(const struct emu_config *c, const struct key *k,
+		       char *out, size_t len)
+{
+	const char *base = (const char *)c + k->off;
+	uint64_t u = 0;
+
+	switch (k->width) {
+	case 1: u = *(const uint8_t *)base; break;
+	case 4: u = *(const uint32_t *)base; break;
+	case 8: u = *(const uint64_t *)base; break;
+	}
+	switch (k->type) {
+	case K_BOOL:
+		snprintf(out, len, "%d", *(const bool *)base ? 1 : 0);
+		return true;
+	case K_PROFILE:
+		snprintf(out, len, "%s", profile_names[c->profile]);
+		return true;
+	case K_PROTOCOL:
+		snprintf(out, len, "%s", c->nvme ? "nvme" : "scsi");
+		return true;
+	case K_GC:
+		snprintf(out, len, "%s", c->gc_cost_benefit ? "cost-benefit" :
+			 "greedy");
+		return true;
+	case K_STR:
+		snprintf(out, len, "%s", base);
+		return true;
+	case K_HEX:
+		snprintf(out, len, "%llx", (unsigned long long)u);
+		return u != 0;		/* 0: derived from the serial */
+	case K_DOUBLE:
+		/* the fewest digits that read back to the same value */
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(out, len, "%.*g", prec, *(const double *)base);
+			if (strtod(out, NULL) == *(const double *)base &&
+			    !strchr(out, 'e'))
+				break;
+		}
+		return true;
+	case K_UINT:
+	case K_BYTES:
+		snprintf(out, len, "%llu", (unsigned long long)u);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Would validate() accept @k given for @c? */
+static bool key_applies(const struct emu_config *c, const struct key *k)
+{
+	if (!(k->profiles & (1u << c->profile)))
+		return false;
+	if (!strcmp(k->name, "dmrsl"))
+		return c->nvme;
+	if (!strcmp(k->name, "sat"))
+		return !c->nvme;
+	return true;
+}
+
+int emu_config_format(const struct emu_config *cfg, char *buf, size_t len)
+{
+	size_t n = 0;
+	char v[EMU_ID_LEN + 32];
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		int w;
+
+		if (!key_stored(k) || !key_applies(cfg, k) ||
+		    !format_key(cfg, k, v, sizeof(v)))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%s=%s", n ? "&" : "?",
+			     k->name, v);
+		if (w < 0 || (size_t)w >= len - n)
+			return -ENOSPC;
+		n += (size_t)w;
+	}
+	return (int)n;
+}
+
+static bool field_equal(const struct emu_config *a, const struct emu_config *b,
+			const struct key *k)
+{
+	const char *x = (const char *)a + k->off, *y = (const char *)b + k->off;
+
+	if (k->type == K_STR || k->type == K_PATH)
+		return !strcmp(x, y);
+	return !memcmp(x, y, k->width);
+}
+
+int emu_config_reopen_check(const struct emu_config *stored,
+			    const struct emu_config *given, uint64_t seen,
+			    const char *where, char *err, size_t errlen)
+{
+	char a[EMU_ID_LEN + 32], b[EMU_ID_LEN + 32];
+
+	for (size_t i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+
+		if (!(seen >> i & 1) || !key_stored(k) ||
+		    field_equal(stored, given, k) ||
+		    in_list(k->name, reopen_change_keys,
+			    sizeof(reopen_change_keys) /
+			    sizeof(*reopen_change_keys)))
+			continue;
+		format_key(stored, k, a, sizeof(a));
+		format_key(given, k, b, sizeof(b));
+		if (!strcmp(k->name, "size") && given->size > stored->size)
+			continue;	/* growth: a documented change */
+		if (!strcmp(k->name, "size"))
+			return fail(err, errlen, "size: %s is smaller than "
+				    "the size=%s stored in %s; a reopen only "
+				    "grows a LUN (leave size out to reopen it "
+				    "as stored)", b, a, where);
+		return fail(err, errlen, "%s: %s given, but the LUN was made "
+			    "with %s=%s (stored in %s); leave %s out to reopen "
+			    "it as stored (another %s needs a new LUN: another "
+			    "PATH)", k->name, b, k->name, a, where, k->name,
+			    k->name);
+	}
+	return 0;
 }
 
 int emu_config_diff_ok(const struct emu_config *old,

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "emu_clock.h"
+#include "emu_media.h"
 #include "emu_priv.h"
 #include "emu_timing.h"
 #include "fhint/endian.h"
@@ -412,6 +413,76 @@ static int geometry(struct emu_dev *dev, const struct emu_config *cfg,
 	return 0;
 }
 
+/*
+ * The configuration of an open: the string over the defaults, or, when
+ * PATH names a LUN that exists, over the configuration stored with it
+ * (the keys left out keep their stored values; a key given must match or
+ * be a change emu_config_reopen_check allows).  A larger size is opened
+ * at the stored size and grown after (*@grow: the new size, else 0);
+ * *@changed: the stored configuration is to be rewritten.
+ */
+static int open_config(struct emu_dev *dev, const char *config,
+		       unsigned int flags, uint64_t *grow, bool *changed,
+		       char *err, size_t errlen)
+{
+	char where[EMU_PATH_MAX + 32], a[4096], b[4096];
+	struct emu_config loc, stored;
+	uint64_t seen;
+	int ret, found = 0;
+
+	*grow = 0;
+	*changed = false;
+	if (!emu_config_locate(config, &loc, NULL, 0) && loc.path[0])
+		found = emu_media_stored_config(&loc, &stored, where,
+						sizeof(where), err, errlen);
+	if (found < 0)
+		return found;
+	if (!found)
+		ret = emu_config_parse(config, &dev->cfg, err, errlen);
+	else
+		ret = emu_config_parse_over(config, &stored, &dev->cfg, &seen,
+					    err, errlen);
+	if (flags & FHINT_EMU_RDONLY)
+		dev->cfg.rdonly = true;
+	if (ret || !found)
+		return ret;
+	ret = emu_config_reopen_check(&stored, &dev->cfg, seen, where, err,
+				      errlen);
+	if (ret)
+		return ret;
+	if (dev->cfg.size > stored.size) {
+		if (dev->cfg.rdonly) {
+			seterr(err, errlen, "size: a read-only open (ro=1) "
+			       "cannot grow the LUN; leave size out");
+			return -EROFS;
+		}
+		*grow = dev->cfg.size;
+		dev->cfg.size = stored.size;
+	}
+	*changed = emu_config_format(&stored, a, sizeof(a)) < 0 ||
+		   emu_config_format(&dev->cfg, b, sizeof(b)) < 0 ||
+		   strcmp(a, b);
+	return 0;
+}
+
+/* A reopen that asked for a larger size: grow the medium now (the journal
+ * is compacted with the new identity); the open raises CAPACITY DATA HAS
+ * CHANGED after POWER ON. */
+static int open_grow(struct emu_dev *dev, uint64_t size, char *err,
+		     size_t errlen)
+{
+	uint64_t nblocks = size / dev->lbs;
+	int ret = emu_media_resize(dev, nblocks, err, errlen);
+
+	if (!ret && dev->timing)
+		ret = emu_timing_attach(dev->timing, emu_media_ftl(dev));
+	if (ret)
+		return ret;
+	dev->nblocks = nblocks;
+	dev->cfg.size = size;
+	return 0;
+}
+
 int fhint_emu_open(const char *config, struct fhint_emu **out,
 		   char *err, size_t errlen)
 {
@@ -422,6 +493,8 @@ int fhint_emu_open_flags(const char *config, unsigned int flags,
 			 struct fhint_emu **out, char *err, size_t errlen)
 {
 	struct emu_dev *dev;
+	uint64_t grow;
+	bool changed;
 	int ret;
 
 	if (!out || (flags & ~FHINT_EMU_RDONLY))
@@ -432,9 +505,8 @@ int fhint_emu_open_flags(const char *config, unsigned int flags,
 		seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	ret = emu_config_parse(config ? config : "", &dev->cfg, err, errlen);
-	if (flags & FHINT_EMU_RDONLY)
-		dev->cfg.rdonly = true;
+	ret = open_config(dev, config ? config : "", flags, &grow, &changed,
+			  err, errlen);
 	if (!ret)
 		ret = geometry(dev, &dev->cfg, err, errlen);
 	if (!ret)
@@ -451,6 +523,14 @@ int fhint_emu_open_flags(const char *config, unsigned int flags,
 			emu_media_close(dev->media);
 		}
 	}
+	if (!ret && grow) {
+		ret = open_grow(dev, grow, err, errlen);
+		if (ret)
+			emu_media_close(dev->media);
+	} else if (!ret && changed && !dev->cfg.rdonly) {
+		/* the new identity or limits become the stored ones */
+		emu_media_compact(dev);
+	}
 	if (ret) {
 		emu_timing_destroy(dev->timing);
 		emu_clock_destroy(dev->clock);
@@ -462,6 +542,8 @@ int fhint_emu_open_flags(const char *config, unsigned int flags,
 	dev->wce = dev->cfg.wce;
 	emu_op_index(dev);
 	emu_ua_all(dev, FHINT_UA_POWER_ON_RESET);
+	if (grow)
+		emu_ua_all(dev, FHINT_UA_CAPACITY_DATA_CHANGED);
 	*out = (struct fhint_emu *)dev;
 	return 0;
 }

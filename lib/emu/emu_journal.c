@@ -580,6 +580,41 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 	return 0;
 }
 
+int emu_journal_peek(const char *path, struct emu_journal_ident *id,
+		     uint16_t *type, uint8_t *buf, size_t want, size_t *got)
+{
+	uint8_t h[EMU_JOURNAL_HDR_LEN], r[EMU_JOURNAL_REC_HDR];
+	uint32_t gen, len;
+	ssize_t n;
+	int fd, ret = -EBADMSG;
+
+	*got = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    !emu_journal_is_header(h, sizeof(h)) ||
+	    fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION ||
+	    pread(fd, r, sizeof(r), EMU_JOURNAL_HDR_LEN) != (ssize_t)sizeof(r) ||
+	    fhint_get_le16(r + 6) != (uint16_t)emu_crc32c(0, r, 6))
+		goto out;
+	hdr_decode(h, id, &gen);
+	*type = fhint_get_le16(r + 4);
+	len = fhint_get_le32(r);
+	if (want > len)
+		want = len;
+	n = pread(fd, buf, want, EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR);
+	if (n < 0) {
+		ret = -errno;
+		goto out;
+	}
+	*got = (size_t)n;
+	ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
 static bool all_zero(const uint8_t *p, size_t len)
 {
 	while (len--)

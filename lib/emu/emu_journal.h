@@ -132,6 +132,16 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 		     bool rdonly, uint8_t *found_uuid, struct emu_journal **out,
 		     char *err, size_t errlen);
 
+/*
+ * Read, without locking or checking the record's CRC, the identity in
+ * @path's header and up to @want bytes of the first record's payload
+ * (what the device was made with, before it is opened; the open checks
+ * everything again).  0 with @type and *@got, -EBADMSG when @path does
+ * not start with a journal header and a record header, -errno.
+ */
+int emu_journal_peek(const char *path, struct emu_journal_ident *id,
+		     uint16_t *type, uint8_t *buf, size_t want, size_t *got);
+
 /* Feed every record to @fn in order; find the torn tail.  The file is
  * not changed: 0, -EBADMSG (damage before the tail, or @fn refused),
  * -errno. */

@@ -42,19 +42,36 @@ size_t media_ckpt_model_len(const struct emu_media *m)
 	}
 }
 
+/* The configuration the device has now, as stored in a checkpoint: the
+ * KEY=VALUE items of emu_config_format, at the capacity it has. */
+static int ckpt_config(const struct emu_media *m, char *buf, size_t len)
+{
+	struct emu_config c = m->dev->cfg;
+
+	c.size = m->nblocks * m->lbs;
+	return emu_config_format(&c, buf, len);
+}
+
 /*
  * Checkpoint payload (LE): version (4), profile (4), nblocks (8),
  * host_write_blocks (8), unmapped_blocks (8), group_write_blocks[64]
- * (512), model length (8), model: FTL snapshot / SMR snapshot / thin runs
- * (emu_thin.h).
+ * (512), model length (8), config length (4, version 2), the stored
+ * configuration ("?KEY=VALUE&...", version 2), model: FTL snapshot / SMR
+ * snapshot / thin runs (emu_thin.h).
  */
 static int ckpt_build(struct emu_media *m, uint8_t **out, size_t *outlen)
 {
-	size_t mlen = media_ckpt_model_len(m), len = CKPT_HDR + mlen;
-	uint8_t *b = malloc(len), *p;
+	char cfg[CKPT_CFG_MAX];
+	int clen = ckpt_config(m, cfg, sizeof(cfg));
+	size_t mlen = media_ckpt_model_len(m), len;
+	uint8_t *b, *p;
 	ssize_t n = 0;
 	int g;
 
+	if (clen < 0)
+		return clen;
+	len = CKPT_HDR + 4 + (size_t)clen + mlen;
+	b = malloc(len);
 	if (!b)
 		return -ENOMEM;
 	fhint_put_le32(b, CKPT_VERSION);
@@ -65,7 +82,9 @@ static int ckpt_build(struct emu_media *m, uint8_t **out, size_t *outlen)
 	for (g = 0; g < 64; g++)
 		fhint_put_le64(b + 32 + 8 * g, m->group_write_blocks[g]);
 	fhint_put_le64(b + 544, mlen);
-	p = b + CKPT_HDR;
+	fhint_put_le32(b + CKPT_HDR, (uint32_t)clen);
+	memcpy(b + CKPT_HDR + 4, cfg, (size_t)clen);
+	p = b + CKPT_HDR + 4 + clen;
 	switch (m->profile) {
 	case EMU_PROFILE_FLASH:
 		n = emu_ftl_snapshot_write(m->ftl, p, mlen);
@@ -91,14 +110,20 @@ static int ckpt_load(struct emu_media *m, const uint8_t *b, size_t len,
 		     char *err, size_t errlen)
 {
 	const uint8_t *p = b + CKPT_HDR;
+	uint32_t version = len >= 4 ? fhint_get_le32(b) : 0;
 	uint64_t mlen;
 	int g, ret = 0;
 
-	if (len < CKPT_HDR)
+	/* version 2 holds the stored configuration before the model (read
+	 * before the device was built: media_stored_config) */
+	if (version == CKPT_VERSION && len >= CKPT_HDR + 4 &&
+	    fhint_get_le32(b + CKPT_HDR) <= len - CKPT_HDR - 4)
+		p += 4 + fhint_get_le32(b + CKPT_HDR);
+	if (len < CKPT_HDR || (version == CKPT_VERSION && p == b + CKPT_HDR))
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
 				  "checkpoint of %zu bytes is truncated",
 				  m->meta, len);
-	if (fhint_get_le32(b) != CKPT_VERSION ||
+	if ((version != CKPT_VERSION && version != CKPT_V1) ||
 	    fhint_get_le32(b + 4) != (uint32_t)m->profile ||
 	    fhint_get_le64(b + 8) != m->nblocks)
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
@@ -107,11 +132,11 @@ static int ckpt_load(struct emu_media *m, const uint8_t *b, size_t len,
 				  fhint_get_le32(b), fhint_get_le32(b + 4),
 				  (unsigned long long)fhint_get_le64(b + 8));
 	mlen = fhint_get_le64(b + 544);
-	if (mlen != len - CKPT_HDR)
+	if (mlen != len - (size_t)(p - b))
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
 				  "checkpoint model length %llu, record has "
 				  "%zu", m->meta, (unsigned long long)mlen,
-				  len - CKPT_HDR);
+				  len - (size_t)(p - b));
 	m->host_write_blocks = fhint_get_le64(b + 16);
 	m->unmapped_blocks = fhint_get_le64(b + 24);
 	for (g = 0; g < 64; g++)
@@ -342,6 +367,65 @@ void media_ident_of(struct emu_media *m, const struct emu_config *cfg)
 		id->media_cache = media_smr_cache_blocks(cfg, m->nblocks,
 							 m->lbs) * m->lbs;
 	}
+}
+
+/* ---- the stored configuration ---- */
+
+/* A version 1 checkpoint stored no configuration: the header's identity
+ * (the geometry) over the defaults. */
+static void config_of_ident(const struct emu_journal_ident *id,
+			    struct emu_config *c)
+{
+	emu_config_defaults(c);
+	c->profile = (enum emu_profile)id->profile;
+	c->size = id->size;
+	c->lbs = id->lbs;
+	if (c->pbs < c->lbs)
+		c->pbs = c->lbs;
+	if (c->profile == EMU_PROFILE_FLASH) {
+		c->page_size = id->page_size;
+		c->pages_per_block = id->pages_per_block;
+		c->spare = id->spare_ppm / 1e6;
+		c->streams = id->streams;
+		c->gc_cost_benefit = id->gc != 0;
+		if (c->reclaim < c->page_size)
+			c->reclaim = c->page_size;
+	} else if (c->profile != EMU_PROFILE_THIN) {
+		c->zone_size = id->zone_size;
+		c->conv_zones = id->conv_zones;
+		c->max_open_zones = id->max_open;
+		c->media_cache = id->media_cache;
+	}
+}
+
+int emu_media_stored_config(const struct emu_config *cfg,
+			    struct emu_config *stored, char *where,
+			    size_t wlen, char *err, size_t errlen)
+{
+	uint8_t b[CKPT_HDR + 4 + CKPT_CFG_MAX];
+	char text[CKPT_CFG_MAX + 1], why[256];
+	struct emu_journal_ident id;
+	uint16_t type;
+	uint32_t clen;
+	size_t got;
+
+	media_meta_path(cfg, where, wlen);
+	if (emu_journal_peek(where, &id, &type, b, sizeof(b), &got) ||
+	    type != JR_CHECKPOINT || got < CKPT_HDR)
+		return 0;	/* none, or the open will say what is wrong */
+	clen = got >= CKPT_HDR + 4 ? fhint_get_le32(b + CKPT_HDR) : 0;
+	if (fhint_get_le32(b) != CKPT_VERSION || clen > CKPT_CFG_MAX ||
+	    got < CKPT_HDR + 4 + clen) {
+		config_of_ident(&id, stored);
+		return 1;
+	}
+	memcpy(text, b + CKPT_HDR + 4, clen);
+	text[clen] = '\0';
+	if (emu_config_parse(text, stored, why, sizeof(why)))
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: the "
+				  "stored configuration '%s' is refused (%s)",
+				  where, text, why);
+	return 1;
 }
 
 /* ---- import ---- */

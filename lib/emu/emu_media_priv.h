@@ -57,8 +57,11 @@ struct emu_store;
 #define OP_RANGE	16	/* OP_UNMAPV range: lba (8), nlb (8) */
 
 #define OP_HDR		24	/* kind, group, delta len, count, lba, nlb */
-#define CKPT_HDR	552
-#define CKPT_VERSION	1
+#define CKPT_HDR	552	/* version 1: the model follows */
+#define CKPT_VERSION	2	/* config length (4) at CKPT_HDR, the
+				 * stored configuration, then the model */
+#define CKPT_V1		1
+#define CKPT_CFG_MAX	4096	/* stored configuration bytes, at most */
 #define META_SUFFIX	".fhint-meta"
 
 /* [lba, lba + n): LBAs, or chunk numbers for the reclaim candidates */

@@ -119,6 +119,31 @@ struct emu_config {
 int emu_config_parse(const char *str, struct emu_config *cfg,
 		     char *err, size_t errlen);
 void emu_config_defaults(struct emu_config *cfg);
+/*
+ * Parse @str over @stored, the configuration a LUN was made with (NULL:
+ * over the defaults, as emu_config_parse): the keys @str leaves out keep
+ * the stored values; per-open keys (create, import, ro, meta, direct,
+ * timing) start from their defaults.  *@seen: the keys @str gave (bit i
+ * of the key table).
+ */
+int emu_config_parse_over(const char *str, const struct emu_config *stored,
+			  struct emu_config *cfg, uint64_t *seen,
+			  char *err, size_t errlen);
+/* Only the PATH and the keys of @str, unchecked (to find the files). */
+int emu_config_locate(const char *str, struct emu_config *cfg,
+		      char *err, size_t errlen);
+/* The stored keys of @cfg as "?KEY=VALUE&...", what emu_config_parse
+ * reads back to the same values.  Length, or -ENOSPC. */
+int emu_config_format(const struct emu_config *cfg, char *buf, size_t len);
+/*
+ * A reopen: may the keys @seen of @given differ from @stored?  A key of
+ * the medium's geometry or model must match; `size` may grow; identity,
+ * limits and the threshold may change.  0, or -EINVAL with a line saying
+ * what was stored (in @where) and what to do.
+ */
+int emu_config_reopen_check(const struct emu_config *stored,
+			    const struct emu_config *given, uint64_t seen,
+			    const char *where, char *err, size_t errlen);
 /* Keys that may change at run time (reconfig); -EINVAL for others. */
 int emu_config_diff_ok(const struct emu_config *old,
 		       const struct emu_config *new, char *err, size_t errlen);
@@ -283,6 +308,16 @@ void emu_dev_time_wait(struct emu_dev *dev, uint64_t done);
 int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 		   char *err, size_t errlen);
 void emu_media_close(struct emu_media *m);
+/*
+ * The configuration the LUN at @cfg's PATH was made with, from its
+ * metadata journal (the checkpoint's stored configuration; for older
+ * journals the header's geometry over the defaults); @where gets the
+ * journal's path.  1 found, 0 none (no journal, or one the open will
+ * refuse), -EBADMSG with @err.
+ */
+int emu_media_stored_config(const struct emu_config *cfg,
+			    struct emu_config *stored, char *where,
+			    size_t wlen, char *err, size_t errlen);
 
 /*
  * Reads return zeros for deallocated blocks (LBPRZ).  Writes record the
