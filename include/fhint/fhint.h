@@ -31,6 +31,7 @@
 #include <fhint/scsi_io_advice.h>
 #include <fhint/scsi_lba_status.h>
 #include <fhint/scsi_log.h>
+#include <fhint/scsi_log_timing.h>
 #include <fhint/scsi_mode.h>
 #include <fhint/scsi_mode_control.h>
 #include <fhint/scsi_read_capacity.h>

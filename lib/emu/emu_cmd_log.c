@@ -5,23 +5,29 @@
  *
  * Log pages: 00h (00h, FFh) Supported Log Pages (and Subpages), 0Ch
  * Logical Block Provisioning (SBC-4 6.4.5), 30h fhint statistics (vendor
- * specific, fhint/emu.h).  LOG SELECT resets the cumulative values (PCR,
- * or PC 01b): the counters of page 30h, as fhint_emu_reset_stats() does,
+ * specific, fhint/emu.h), 31h fhint timing (vendor specific, with
+ * timing= only: fhint/scsi_log_timing.h, emu_timing_log.c).  LOG SELECT
+ * resets the cumulative values (PCR, or PC 01b): the counters of pages
+ * 30h and 31h, as fhint_emu_reset_stats() does,
  * so a benchmark behind LIO or iSCSI can clear them through the LUN.
  * Nothing is saved (SP refused; the Control page says GLTSD 1) and no
  * parameter is changed by parameter data.  Choices and clauses:
  * spec-notes/emulator-mode.md ("Log pages").
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fhint/emu.h"
 #include "fhint/endian.h"
 #include "fhint/scsi_log.h"
+#include "fhint/scsi_log_timing.h"
 #include "fhint/scsi_proto.h"
 
+#include "emu_clock.h"
 #include "emu_log.h"
 #include "emu_priv.h"
+#include "emu_timing.h"
 
 #define LOG_BUF		2048	/* the statistics page with 64 groups */
 
@@ -46,6 +52,7 @@ static const uint8_t log_pages[] = {
 	FHINT_LOG_PAGE_SUPPORTED,
 	FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING,
 	FHINT_EMU_LOG_PAGE_STATS,
+	FHINT_LOG_PAGE_TIMING,
 };
 #define NR_LOG_PAGES	(sizeof(log_pages) / sizeof(log_pages[0]))
 
@@ -171,14 +178,45 @@ static void stats_params(struct emu_dev *dev, bool defaults,
 			    x1000(st.group_wa[g]), FHINT_LOG_FL_BINARY_LIST);
 }
 
-static bool log_page_known(uint8_t page)
+static bool log_page_known(const struct emu_dev *dev, uint8_t page)
 {
 	size_t i;
 
+	if (page == FHINT_LOG_PAGE_TIMING && !dev->timing)
+		return false;
 	for (i = 0; i < NR_LOG_PAGES; i++)
 		if (log_pages[i] == page)
 			return true;
 	return false;
+}
+
+/* Page 31h: as many parameters from the pointer on as fit (up to 64 KiB,
+ * fhint/scsi_log_timing.h); the defaults (PC 11b) are its values after a
+ * reset, which only the device's own reset makes, so they are refused. */
+static int timing_page(struct emu_req *req, const struct fhint_log_sense_cdb *ls)
+{
+	struct emu_dev *dev = req->dev;
+	uint16_t max_code = 0;
+	uint8_t *buf;
+	int len, ret;
+
+	if (ls->pc == FHINT_LOG_PC_DEFAULT_CUMULATIVE)
+		return fhint_check_cdb(&req->chk, 2, 7);
+	buf = malloc(FHINT_LOG_TIMING_PAGE_MAX);
+	if (!buf)
+		return emu_internal_error(req);
+	len = emu_timing_log_page(dev->timing, emu_clock_now(dev->clock),
+				  ls->param_ptr, buf, FHINT_LOG_TIMING_PAGE_MAX,
+				  &max_code);
+	if (len < 0)
+		ret = emu_internal_error(req);
+	else if (ls->param_ptr > max_code)	/* SPC-5 6.10 */
+		ret = fhint_check_cdb(&req->chk, 5, -1);
+	else
+		ret = emu_din(req, buf, (size_t)len < ls->alloc_len ?
+				   (size_t)len : ls->alloc_len);
+	free(buf);
+	return ret;
 }
 
 static int log_sense(struct emu_req *req)
@@ -203,7 +241,7 @@ static int log_sense(struct emu_req *req)
 	if (ls.pc == FHINT_LOG_PC_THRESHOLD ||
 	    ls.pc == FHINT_LOG_PC_DEFAULT_THRESHOLD)
 		return fhint_check_cdb(&req->chk, 2, 7);
-	if (!log_page_known(ls.page_code))
+	if (!log_page_known(dev, ls.page_code))
 		return fhint_check_cdb(&req->chk, 2, 5);
 	if (ls.subpage_code != 0 && ls.subpage_code != FHINT_LOG_SUBPAGE_ALL)
 		return fhint_check_cdb(&req->chk, 3, -1);
@@ -225,8 +263,9 @@ static int log_sense(struct emu_req *req)
 		if (ls.param_ptr)
 			return fhint_check_cdb(&req->chk, 5, -1);
 		for (i = 0; i < NR_LOG_PAGES; i++) {
-			if (ls.page_code != FHINT_LOG_PAGE_SUPPORTED &&
-			    ls.page_code != log_pages[i])
+			if ((ls.page_code != FHINT_LOG_PAGE_SUPPORTED &&
+			     ls.page_code != log_pages[i]) ||
+			    !log_page_known(dev, log_pages[i]))
 				continue;
 			buf[o.len++] = log_pages[i];
 			buf[o.len++] = 0x00;
@@ -237,7 +276,10 @@ static int log_sense(struct emu_req *req)
 		if (ls.param_ptr)
 			return fhint_check_cdb(&req->chk, 5, -1);
 		for (i = 0; i < NR_LOG_PAGES; i++)
-			buf[o.len++] = log_pages[i];
+			if (log_page_known(dev, log_pages[i]))
+				buf[o.len++] = log_pages[i];
+	} else if (ls.page_code == FHINT_LOG_PAGE_TIMING) {
+		return timing_page(req, &ls);
 	} else {
 		if (ls.page_code == FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING)
 			lbp_params(dev, &o);
@@ -263,14 +305,16 @@ static int log_sense(struct emu_req *req)
 /* The pages a LOG SELECT without parameter data acts on (SPC-5 table
  * 149): 00h/00h every page, pp/00h or pp/FFh page pp (no page has other
  * subpages).  Sets *stats when page 30h is among them. */
-static int select_pages(const struct fhint_log_select_cdb *ls, bool *stats,
+static int select_pages(const struct emu_dev *dev,
+			const struct fhint_log_select_cdb *ls, bool *stats,
 			struct fhint_check *chk)
 {
-	if (!log_page_known(ls->page_code))
+	if (!log_page_known(dev, ls->page_code))
 		return fhint_check_cdb(chk, 2, 5);
 	if (ls->subpage_code != 0 && ls->subpage_code != FHINT_LOG_SUBPAGE_ALL)
 		return fhint_check_cdb(chk, 3, -1);
 	*stats = ls->page_code == FHINT_EMU_LOG_PAGE_STATS ||
+		 ls->page_code == FHINT_LOG_PAGE_TIMING ||
 		 (ls->page_code == FHINT_LOG_PAGE_SUPPORTED &&
 		  ls->subpage_code == 0);
 	return 0;
@@ -284,15 +328,15 @@ static int select_pages(const struct fhint_log_select_cdb *ls, bool *stats,
  * LENGTH (SPC-5: truncation of a parameter).  A page without parameters
  * changes nothing.
  */
-static int select_param_data(const uint8_t *p, size_t len,
-			     struct fhint_check *chk)
+static int select_param_data(const struct emu_dev *dev, const uint8_t *p,
+			     size_t len, struct fhint_check *chk)
 {
 	struct fhint_log_page_hdr h;
 	size_t off = 0;
 
 	while (off < len) {
 		if (fhint_log_page_hdr_decode(p + off, len - off, &h) < 0 ||
-		    !log_page_known(h.page_code) || h.spf)
+		    !log_page_known(dev, h.page_code) || h.spf)
 			return fhint_check_param(chk, (uint16_t)off, 5);
 		if (h.page_length > len - off - FHINT_LOG_PAGE_HDR_LEN)
 			return fhint_check_param(chk, (uint16_t)(off + 2), -1);
@@ -338,10 +382,10 @@ static int log_select(struct emu_req *req)
 					       FHINT_SK_ILLEGAL_REQUEST,
 					       FHINT_ASC_PARAM_LIST_LENGTH_ERROR,
 					       0, -EBADMSG);
-		return select_param_data(req->cmd->dout, ls.param_len,
+		return select_param_data(dev, req->cmd->dout, ls.param_len,
 					 &req->chk);
 	}
-	ret = select_pages(&ls, &stats, &req->chk);
+	ret = select_pages(dev, &ls, &stats, &req->chk);
 	if (ret < 0)
 		return ret;
 	if ((ls.pcr || ls.pc == FHINT_LOG_PC_CUMULATIVE) && stats)

@@ -84,6 +84,15 @@ int emu_timing_series(const struct emu_timing *t, uint64_t now,
 		      uint64_t from_ns, struct fhint_emu_sample *s,
 		      unsigned int max, uint64_t *interval_ns);
 void emu_timing_reset_stats(struct emu_timing *t);
+/*
+ * The timing log page 31h (fhint/scsi_log_timing.h) at @now from
+ * @param_ptr on, in @buf (@size bytes): its length, -ENOMEM or
+ * -EMSGSIZE; *max_code: the highest parameter code the page has
+ * (emu_timing_log.c).
+ */
+int emu_timing_log_page(const struct emu_timing *t, uint64_t now,
+			uint16_t param_ptr, uint8_t *buf, size_t size,
+			uint16_t *max_code);
 
 /* The media layer's hooks: nothing without timing. */
 static inline void emu_timing_on_read(struct emu_timing *t, uint64_t lba,
