@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # bash completion for fhint's tools (fhint-trim, fhint-write, fhint-probe,
-# fhint-ua, fhint-conform): options from each tool's --help, the values
-# of the options that take a fixed set, files where a file is asked, and
-# targets (block and SCSI devices, emu:, iscsi://).
+# fhint-ua, fhint-stats, fhint-conform): options from each tool's --help, the
+# values of the options that take a fixed set, files where a file is asked,
+# and targets (block and SCSI devices, emu:, iscsi://).
 _fhint_tools()
 {
 	local cur prev words cword
@@ -26,7 +26,8 @@ _fhint_tools()
 	-F | --family)
 		COMPREPLY=($(compgen -W "$("$1" --list 2>/dev/null |
 			sed -n 's/^\([a-z_]*\):.*/\1/p')" -- "$cur")); return ;;
-	-i | --in | --file | --output | -J | --junit | -S | --summary | --sysfs)
+	-i | --in | --file | --output | -J | --junit | -S | --summary | --sysfs | \
+	--plot)
 		_filedir; return ;;
 	-k | --kernel-dev)
 		COMPREPLY=($(compgen -W "$(ls /sys/block 2>/dev/null)" -- "$cur"))
@@ -50,4 +51,4 @@ _fhint_tools()
 		$(compgen -G '/dev/vd[a-z]*')" -- "$cur"))
 	[[ ${COMPREPLY-} == *: || ${COMPREPLY-} == */ ]] && compopt -o nospace 2>/dev/null
 }
-complete -F _fhint_tools fhint-trim fhint-write fhint-probe fhint-ua fhint-conform
+complete -F _fhint_tools fhint-trim fhint-write fhint-probe fhint-ua fhint-stats fhint-conform

@@ -33,6 +33,7 @@ comp --retries fhint-write --retr
 comp --timeout fhint-probe --time
 comp --retries fhint-conform --retr
 comp --json fhint-ua --js
+comp --plot fhint-stats --pl
 comp blkdiscard fhint-trim --method blk
 comp exact fhint-trim -p ex
 comp short fhint-write --hint sh
