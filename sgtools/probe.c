@@ -8,9 +8,9 @@
  * Linux would choose; ATA IDENTIFY DEVICE through ATA PASS-THROUGH(16)
  * (SAT-4 12.2.2) when VPD 89h is listed or --ata; for Linux block devices
  * the kernel's sysfs queue limits beside what sd would derive, with the
- * disagreements flagged; with --timing --force, a flashbench-like
- * inference of page and erase block size from aligned and unaligned
- * WRITE(16)/READ(16) latencies (destructive).
+ * disagreements flagged; with --timing --force, the flash page and the
+ * stripe over parallel units inferred from write timings (destructive,
+ * probe_timing.c).
  */
 #if defined(__has_include)
 #if __has_include("config.h")
@@ -39,6 +39,7 @@
 #include "fhint/scsi_write.h"
 #include "fhint/xport.h"
 #include "cli.h"
+#include "probe_timing.h"
 #include "nvme_probe.h"
 
 #define PROG		"fhint-probe"
@@ -101,20 +102,6 @@ struct probe_sysfs {
 	int disagreements;
 };
 
-#define MAX_TIMING	24
-
-struct timing_point {
-	uint64_t boundary_bytes;
-	double w_cross_us, w_inside_us, r_cross_us, r_inside_us;
-};
-
-struct probe_timing {
-	bool ran;
-	int n;
-	struct timing_point p[MAX_TIMING];
-	uint64_t page_bytes, erase_bytes;	/* 0: nothing conclusive */
-};
-
 struct probe_ctx {
 	const char *target;
 	struct fhint_dev *dev;
@@ -154,10 +141,11 @@ static void usage(FILE *f)
 "  -k, --kernel-dev NAME  compare with /sys/block/NAME (default: from a\n"
 "                         /dev/sdX or /dev/nvmeXnY TARGET)\n"
 "  -S, --sysfs DIR        sysfs mounted at DIR (default /sys)\n"
-"  -t, --timing           infer page / erase block size by timing aligned\n"
-"                         and unaligned WRITE(16)/READ(16); DESTRUCTIVE,\n"
-"                         needs --force\n"
-"  -N, --samples N        --timing positions per boundary (default 16)\n"
+"  -t, --timing           infer the flash page (straddling against aligned\n"
+"                         writes) and the stripe over parallel units (FUA\n"
+"                         writes of growing size) from write timings;\n"
+"                         DESTRUCTIVE, needs --force\n"
+"  -N, --samples N        --timing positions per size (default 16)\n"
 "  -f, --force            allow --timing (overwrites data)\n"
 "  -v, --verbose          every open stream, every FDP handle type\n"
 CLI_OPT_RETRIES_HELP
@@ -576,145 +564,6 @@ static void read_sysfs(struct probe_ctx *c)
 		sys_prov_mode(s, linux_mode_name(g, c->method));
 }
 
-/* ---- timing (flashbench-like, destructive) ---- */
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int timed_io(struct probe_ctx *c, bool write, uint64_t lba,
-		    uint32_t nlb, void *buf, double *us,
-		    struct fhint_check *chk)
-{
-	struct fhint_rw_cdb rw = {
-		.op = write ? FHINT_RW_WRITE_16 : FHINT_RW_READ_16,
-		.lba = lba, .nlb = nlb,
-	};
-	uint8_t cdb[16];
-	double t0;
-	int ret = fhint_rw_cdb_encode(&rw, cdb, sizeof(cdb));
-
-	if (ret < 0)
-		return ret;
-	t0 = now_us();
-	ret = send(c, cdb, 16, write ? FHINT_DIR_TO_DEV : FHINT_DIR_FROM_DEV,
-		   buf, nlb * c->g.rc16.block_len, NULL, chk);
-	*us = now_us() - t0;
-	return ret;
-}
-
-/*
- * For each candidate boundary B (4 logical blocks .. 32 MiB, powers of
- * two), time @samples two-block accesses that cross a multiple of B and
- * as many that sit in the middle of a B-sized unit.  Crossing a flash page
- * or erase block costs more than staying inside one: the smallest B whose
- * crossing ratio jumps is taken as the page, the largest as the erase
- * block.  The median of the samples is kept.  Every position is written
- * once untimed first, so the timed writes are all overwrites.
- */
-#define TIMING_MIN_RATIO	1.5
-#define TIMING_MIN_DIFF_US	20.0	/* below: scheduler / timer noise */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int run_timing(struct probe_ctx *c, struct fhint_check *chk)
-{
-	uint32_t lbs = c->g.rc16.block_len;
-	uint64_t cap = c->g.rc16.returned_lba + 1, bblocks;
-	unsigned int ns = c->o.samples, i;
-	double *t = NULL, ratio, prev = 0;
-	uint8_t *buf;
-	int ret = 0, k;
-
-	if (!lbs || cap < 64)
-		return -EINVAL;
-	buf = malloc(2 * (size_t)lbs);
-	t = calloc(4 * (size_t)ns, sizeof(*t));
-	if (!buf || !t) {
-		free(buf);
-		free(t);
-		return -ENOMEM;
-	}
-	memset(buf, 0x5a, 2 * (size_t)lbs);
-	c->tm.ran = true;
-	for (bblocks = 4; c->tm.n < MAX_TIMING &&
-	     bblocks * lbs <= (32u << 20) && bblocks * 2 <= cap; bblocks *= 2) {
-		struct timing_point *p = &c->tm.p[c->tm.n];
-		uint64_t units = cap / bblocks - 1;
-
-		/* precondition: map every position once, untimed, so the
-		 * timed writes all overwrite (no first-allocation cost) */
-		for (i = 0; i < ns; i++) {
-			uint64_t u = 1 + i % units;
-
-			ret = timed_io(c, true, u * bblocks - 1, 2, buf, &t[0],
-				       chk);
-			if (!ret)
-				ret = timed_io(c, true, u * bblocks - bblocks / 2 - 1,
-					       2, buf, &t[0], chk);
-			if (ret)
-				goto out;
-		}
-		for (i = 0; i < ns; i++) {
-			uint64_t u = 1 + i % units;
-			uint64_t cross = u * bblocks - 1;
-			uint64_t inside = u * bblocks - bblocks / 2 - 1;
-
-			ret = timed_io(c, true, cross, 2, buf, &t[i], chk);
-			if (!ret)
-				ret = timed_io(c, true, inside, 2, buf,
-					       &t[ns + i], chk);
-			if (!ret)
-				ret = timed_io(c, false, cross, 2, buf,
-					       &t[2 * ns + i], chk);
-			if (!ret)
-				ret = timed_io(c, false, inside, 2, buf,
-					       &t[3 * ns + i], chk);
-			if (ret)
-				goto out;
-		}
-		for (k = 0; k < 4; k++)
-			qsort(t + k * ns, ns, sizeof(*t), cmp_double);
-		p->boundary_bytes = bblocks * lbs;
-		p->w_cross_us = t[ns / 2];
-		p->w_inside_us = t[ns + ns / 2];
-		p->r_cross_us = t[2 * ns + ns / 2];
-		p->r_inside_us = t[3 * ns + ns / 2];
-		c->tm.n++;
-	}
-	/* A boundary is "real" when crossing it costs half as much again as
-	 * staying inside, by more than the timer noise, and more than the
-	 * previous boundary did. */
-	for (k = 0; k < c->tm.n; k++) {
-		const struct timing_point *p = &c->tm.p[k];
-
-		ratio = p->w_inside_us > 0 ? p->w_cross_us / p->w_inside_us : 0;
-		if (ratio > TIMING_MIN_RATIO &&
-		    p->w_cross_us - p->w_inside_us > TIMING_MIN_DIFF_US &&
-		    ratio > prev * 1.1) {
-			if (!c->tm.page_bytes)
-				c->tm.page_bytes = p->boundary_bytes;
-			c->tm.erase_bytes = p->boundary_bytes;
-		}
-		prev = ratio;
-	}
-	if (c->tm.erase_bytes == c->tm.page_bytes)
-		c->tm.erase_bytes = 0;
-out:
-	free(buf);
-	free(t);
-	return ret;
-}
-
 /* ---- output ---- */
 
 static void row(const char *label, const char *fmt, ...)
@@ -928,9 +777,40 @@ static void print_scsi_human(const struct probe_ctx *c)
 
 }
 
-static void print_human(const struct probe_ctx *c)
+/* --timing: the points, then each size found or why not. */
+static void print_timing(const struct probe_timing *t)
 {
 	char hb[32];
+	int i;
+
+	printf("Timing (%s clock; median of %u writes a size, us)\n",
+	       t->device_clock ? "the device's virtual" : "host", t->samples);
+	for (i = 0; i < t->npage; i++) {
+		human_bytes(t->page[i].bytes, hb, sizeof(hb));
+		printf("  write %-10s aligned %10.1f  straddling %10.1f\n", hb,
+		       t->page[i].aligned_us, t->page[i].straddle_us);
+	}
+	if (t->page_bytes) {
+		human_bytes(t->page_bytes, hb, sizeof(hb));
+		row("inferred page size", "%s", hb);
+	} else {
+		row("inferred page size", "undetermined: %s", t->page_why);
+	}
+	for (i = 0; i < t->nstripe; i++) {
+		human_bytes(t->stripe[i].bytes, hb, sizeof(hb));
+		printf("  FUA write %-10s %10.1f\n", hb, t->stripe[i].fua_us);
+	}
+	if (t->stripe_bytes) {
+		human_bytes(t->stripe_bytes, hb, sizeof(hb));
+		row("inferred stripe (units x page)", "%s", hb);
+	} else {
+		row("inferred stripe (units x page)", "undetermined: %s",
+		    t->stripe_why);
+	}
+}
+
+static void print_human(const struct probe_ctx *c)
+{
 	int i;
 
 	printf("%s (%s)\n", c->target, fhint_dev_transport(c->dev));
@@ -992,30 +872,8 @@ static void print_human(const struct probe_ctx *c)
 		row("disagreements", "%d", c->sys.disagreements);
 	}
 
-	if (c->tm.ran) {
-		printf("Timing (WRITE(16)/READ(16) of 2 blocks, median us)\n");
-		for (i = 0; i < c->tm.n; i++) {
-			const struct timing_point *p = &c->tm.p[i];
-
-			human_bytes(p->boundary_bytes, hb, sizeof(hb));
-			printf("  boundary %-10s write cross %9.1f inside %9.1f"
-			       "  read cross %9.1f inside %9.1f\n", hb,
-			       p->w_cross_us, p->w_inside_us, p->r_cross_us,
-			       p->r_inside_us);
-		}
-		if (c->tm.page_bytes) {
-			human_bytes(c->tm.page_bytes, hb, sizeof(hb));
-			row("inferred page size", "%s", hb);
-		} else {
-			row("inferred page size", "nothing conclusive");
-		}
-		if (c->tm.erase_bytes) {
-			human_bytes(c->tm.erase_bytes, hb, sizeof(hb));
-			row("inferred erase block size", "%s", hb);
-		} else {
-			row("inferred erase block size", "nothing conclusive");
-		}
-	}
+	if (c->tm.ran)
+		print_timing(&c->tm);
 }
 
 /* json helpers */
@@ -1224,6 +1082,48 @@ static void build_scsi_json(const struct probe_ctx *c,
 	ju(o, "linux_optimal_io_size", linux_io_opt(g));
 }
 
+/* --timing as JSON: sizes in bytes, null when undetermined (and why). */
+static void json_timing(struct json_object *o, const struct probe_timing *t)
+{
+	struct json_object *a;
+	int i;
+
+	js(o, "clock", t->device_clock ? "device" : "host");
+	ju(o, "samples", t->samples);
+	a = json_object_new_array();
+	for (i = 0; i < t->npage; i++) {
+		struct json_object *d = json_object_new_object();
+
+		ju(d, "bytes", t->page[i].bytes);
+		json_object_object_add(d, "aligned_us",
+			json_object_new_double(t->page[i].aligned_us));
+		json_object_object_add(d, "straddling_us",
+			json_object_new_double(t->page[i].straddle_us));
+		json_object_array_add(a, d);
+	}
+	json_object_object_add(o, "page_points", a);
+	a = json_object_new_array();
+	for (i = 0; i < t->nstripe; i++) {
+		struct json_object *d = json_object_new_object();
+
+		ju(d, "bytes", t->stripe[i].bytes);
+		json_object_object_add(d, "fua_us",
+			json_object_new_double(t->stripe[i].fua_us));
+		json_object_array_add(a, d);
+	}
+	json_object_object_add(o, "stripe_points", a);
+	if (t->page_bytes)
+		ju(o, "page_bytes", t->page_bytes);
+	else
+		json_object_object_add(o, "page_bytes", NULL);
+	js(o, "page_why", t->page_why);
+	if (t->stripe_bytes)
+		ju(o, "stripe_bytes", t->stripe_bytes);
+	else
+		json_object_object_add(o, "stripe_bytes", NULL);
+	js(o, "stripe_why", t->stripe_why);
+}
+
 static struct json_object *build_json(const struct probe_ctx *c)
 {
 	struct json_object *root = json_object_new_object(), *o, *a;
@@ -1299,28 +1199,8 @@ static struct json_object *build_json(const struct probe_ctx *c)
 		json_object_object_add(o, "disagreements", a);
 	}
 
-	if (c->tm.ran) {
-		o = jobj(root, "timing");
-		a = json_object_new_array();
-		for (i = 0; i < c->tm.n; i++) {
-			const struct timing_point *p = &c->tm.p[i];
-			struct json_object *d = json_object_new_object();
-
-			ju(d, "boundary_bytes", p->boundary_bytes);
-			json_object_object_add(d, "write_cross_us",
-				json_object_new_double(p->w_cross_us));
-			json_object_object_add(d, "write_inside_us",
-				json_object_new_double(p->w_inside_us));
-			json_object_object_add(d, "read_cross_us",
-				json_object_new_double(p->r_cross_us));
-			json_object_object_add(d, "read_inside_us",
-				json_object_new_double(p->r_inside_us));
-			json_object_array_add(a, d);
-		}
-		json_object_object_add(o, "points", a);
-		ju(o, "page_bytes", c->tm.page_bytes);
-		ju(o, "erase_block_bytes", c->tm.erase_bytes);
-	}
+	if (c->tm.ran)
+		json_timing(jobj(root, "timing"), &c->tm);
 	return root;
 }
 
@@ -1623,9 +1503,13 @@ int probe_main(int argc, char **argv)
 		goto out;
 	}
 	if (c->o.timing) {
-		ret = run_timing(c, &chk);
+		ret = probe_timing_run(c->dev, c->g.rc16.block_len,
+				       c->g.rc16.returned_lba + 1,
+				       c->g.have_bl ?
+				       c->g.bl.max_transfer_length : 0,
+				       c->o.samples, &c->tm, &chk);
 		if (ret == -EIO) {
-			rc = cli_err_sense(PROG, "timing WRITE(16)/READ(16)",
+			rc = cli_err_sense(PROG, "timing WRITE(16)",
 					   ret, &chk);
 			goto out;
 		}

@@ -608,13 +608,15 @@ static void test_timing_runs_with_force(void)
 	CU_ASSERT_EQUAL(r.rc, 0);
 	j = json_tokener_parse(r.out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
-	pts = jpath(j, "timing", "points");
+	pts = jpath(j, "timing", "page_points");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(pts);
-	/* 4 blocks (2 KiB) .. 16 MiB (cap / 2 = 32 MiB allowed: 32 MiB too) */
-	CU_ASSERT_EQUAL(json_object_array_length(pts), 15);
-	CU_ASSERT_EQUAL(jint(json_object_array_get_idx(pts, 0),
-			     "boundary_bytes", NULL), 2048);
-	CU_ASSERT_PTR_NOT_NULL(jpath(j, "timing", "page_bytes"));
+	/* 2 blocks (1 KiB) .. 256 KiB */
+	CU_ASSERT_EQUAL(json_object_array_length(pts), 9);
+	CU_ASSERT_EQUAL(jint(json_object_array_get_idx(pts, 0), "bytes", NULL),
+			1024);
+	CU_ASSERT_PTR_NOT_NULL(jpath(j, "timing", "stripe_points"));
+	CU_ASSERT_PTR_NOT_NULL(jpath(j, "timing", "page_why"));
+	CU_ASSERT_PTR_NOT_NULL(jpath(j, "timing", "stripe_why"));
 	json_object_put(j);
 	run_free(&r);
 
@@ -626,7 +628,7 @@ static void test_timing_runs_with_force(void)
 	r = run_probe(hargs);
 	CU_ASSERT_EQUAL(r.rc, 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "inferred page size"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "inferred erase block size"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "inferred stripe"));
 	run_free(&r);
 }
 
@@ -656,11 +658,11 @@ static void test_timing_device_state(void)
 	CU_ASSERT_EQUAL_FATAL(access(path, F_OK), 0);
 	CU_ASSERT_EQUAL_FATAL(fhint_emu_open(cfg, &emu, NULL, 0), 0);
 	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
-	/* 15 boundaries x 2 samples x 2 positions, 2 blocks each touching
-	 * at most 2 flash pages of 8 blocks (the FTL maps whole pages):
-	 * > 0 and far from the whole device */
+	/* 2 samples: no page phase (it needs 3); FUA writes of 1 KiB to
+	 * 16 MiB at 2 positions each, 0 and 2 x the size: > 0 and far
+	 * from the whole device */
 	CU_ASSERT_TRUE(st.mapped_blocks > 0);
-	CU_ASSERT_TRUE(st.mapped_blocks <= 15 * 2 * 2 * 2 * 8);
+	CU_ASSERT_TRUE(st.mapped_blocks <= (48u << 20) / 512);
 	fhint_emu_close(emu);
 	emu_t_cleanup();
 }
