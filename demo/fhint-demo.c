@@ -14,7 +14,10 @@
  *     feedback);
  *  4. the same extents planned for a SATA SSD and an NVMe namespace (dry
  *     run, every command in hex);
- *  5. the five hints and where they land.
+ *  5. the five hints and where they land;
+ *  6. time: a LUN with a NAND timing model (timing=tlc, virtual clock):
+ *     the write cliff, and what trimming half of it and correct hot/cold
+ *     hints do to its steady IOPS.
  *
  * Usage: fhint-demo [-q]    (-q: summaries only, no hex)
  */
@@ -383,6 +386,213 @@ static void trim_feedback(struct fhint_dev *dev,
 	free(cmds);
 }
 
+/* ---- 6. time: the write cliff ---- */
+
+#define CLIFF_QD	32
+#define CLIFF_PAGES	16384	/* physical: 64 MiB */
+#define CLIFF_CFG	"?lbs=4096&page=4K&timing=tlc&clock=virtual&gc_bg=0"
+
+struct cliff {
+	struct fhint_emu *emu;
+	struct fhint_emu_cmd cmd[CLIFF_QD];
+	bool busy[CLIFF_QD];
+	uint8_t cdb[CLIFF_QD][16];
+	uint8_t buf[32 * 4096];
+	uint64_t pages, seed;
+	unsigned int inflight;
+};
+
+/* @ppb pages an erase block (a line over the 32 units) */
+static void cliff_open(struct cliff *c, double sf, uint32_t ppb,
+		       const char *extra)
+{
+	static const uint8_t tur[6];
+	struct fhint_emu_cmd t;
+	char cfg[256], err[256];
+
+	memset(c, 0, sizeof(*c));
+	c->pages = (uint64_t)(CLIFF_PAGES / (1.0 + sf));
+	snprintf(cfg, sizeof(cfg), "%s&size=%lluK&op=%.2f&ppb=%u%s",
+		 CLIFF_CFG, (unsigned long long)c->pages * 4, sf, ppb, extra);
+	if (fhint_emu_open(cfg, &c->emu, err, sizeof(err))) {
+		fprintf(stderr, "fhint-demo: %s: %s\n", cfg, err);
+		exit(1);
+	}
+	memset(&t, 0, sizeof(t));
+	t.cdb = tur;
+	t.cdb_len = 6;
+	fhint_emu_exec(c->emu, &t);	/* the power-on unit attention */
+	c->seed = 0x2012;
+}
+
+static void cliff_submit(struct cliff *c, uint64_t lba, uint32_t n,
+			 uint8_t group)
+{
+	struct fhint_rw_cdb w = { .op = FHINT_RW_WRITE_16, .lba = lba,
+				  .nlb = n, .group = group };
+	struct fhint_emu_cmd *x;
+	unsigned int i;
+
+	for (i = 0; c->busy[i]; i++)
+		;
+	x = &c->cmd[i];
+	fhint_rw_cdb_encode(&w, c->cdb[i], 16);
+	memset(x, 0, sizeof(*x));
+	x->cdb = c->cdb[i];
+	x->cdb_len = 16;
+	x->dout = c->buf;
+	x->dout_len = (size_t)n * 4096;
+	if (fhint_emu_submit(c->emu, x, x) || x->status) {
+		fprintf(stderr, "fhint-demo: WRITE(16) refused\n");
+		exit(1);
+	}
+	c->busy[i] = true;
+	c->inflight++;
+}
+
+/* The next command done: its pages. */
+static uint32_t cliff_reap(struct cliff *c)
+{
+	struct fhint_emu_cmd *x;
+	void *tag;
+
+	while (fhint_emu_reap(c->emu, &tag, 1, -1) != 1)
+		;
+	x = tag;
+	c->busy[x - c->cmd] = false;
+	c->inflight--;
+	return (uint32_t)(x->dout_len / 4096);
+}
+
+/*
+ * @n writes at queue depth 32: with @seq the first @span pages once in
+ * 128 KiB writes, else 4 KiB random over [0, span), with @hot 80 % of
+ * them to the first fifth (hot as group @g_hot, cold @g_cold).  The IOPS
+ * (pages a device second) and WA of the last @measure commands.
+ */
+static double cliff_run(struct cliff *c, uint64_t span, uint64_t n,
+			uint64_t measure, bool seq, bool hot, uint8_t g_hot,
+			uint8_t g_cold, double *wa)
+{
+	uint64_t sub = 0, done = 0, t0 = fhint_emu_clock(c->emu), next = 0;
+	uint64_t pages = 0, host, gc;
+	struct fhint_emu_stats s0, s1;
+	uint32_t len_done;
+
+	fhint_emu_get_stats(c->emu, &s0);
+	for (;;) {
+		while (c->inflight < CLIFF_QD && sub < n) {
+			uint64_t x = rnd(&c->seed), lba;
+			uint32_t len = 1;
+			uint8_t g = 0;
+
+			if (seq) {
+				lba = next;
+				len = span - next < 32 ? (uint32_t)(span - next)
+						       : 32;
+				next += len;
+				if (hot)
+					g = lba < span / 5 ? g_hot : g_cold;
+			} else if (hot) {
+				bool is_hot = x % 10 < 8;
+
+				x = rnd(&c->seed);
+				lba = is_hot ? x % (span / 5) :
+				      span / 5 + x % (span - span / 5);
+				g = is_hot ? g_hot : g_cold;
+			} else {
+				lba = x % span;
+			}
+			cliff_submit(c, lba, len, g);
+			sub++;
+		}
+		if (!c->inflight)
+			break;
+		len_done = cliff_reap(c);
+		if (++done > n - measure)
+			pages += len_done;
+		if (done == n - measure) {
+			t0 = fhint_emu_clock(c->emu);
+			fhint_emu_get_stats(c->emu, &s0);
+		}
+	}
+	fhint_emu_get_stats(c->emu, &s1);
+	host = s1.host_write_blocks - s0.host_write_blocks;
+	gc = s1.gc_pages - s0.gc_pages;
+	*wa = host ? (double)(host + gc) / (double)host : 1.0;
+	return (double)pages * 1e9 / (double)(fhint_emu_clock(c->emu) - t0);
+}
+
+static void cliff_unmap(struct cliff *c, uint64_t lba, uint64_t n)
+{
+	struct fhint_unmap_desc d = { .lba = lba, .nlb = (uint32_t)n };
+	struct fhint_unmap_cdb uc;
+	struct fhint_emu_cmd x;
+	uint8_t cdb[10], list[24];
+	int len = fhint_unmap_param_encode(&d, 1, list, sizeof(list));
+
+	memset(&uc, 0, sizeof(uc));
+	uc.param_len = (uint16_t)len;
+	fhint_unmap_cdb_encode(&uc, cdb, sizeof(cdb));
+	memset(&x, 0, sizeof(x));
+	x.cdb = cdb;
+	x.cdb_len = 10;
+	x.dout = list;
+	x.dout_len = (size_t)len;
+	if (fhint_emu_exec(c->emu, &x) || x.status) {
+		fprintf(stderr, "fhint-demo: UNMAP refused\n");
+		exit(1);
+	}
+}
+
+static void write_cliff(void)
+{
+	static struct cliff c;
+	double fresh, steady, trimmed, plain, hinted, wa, wa_s, wa_t, wa_p;
+	double wa_h;
+	uint64_t half;
+
+	printf("\n== 6. time: the same kind of LUN with a NAND timing model "
+	       "(timing=tlc: 32 units,\n   program 561 us; virtual clock), "
+	       "4 KiB random writes at queue depth 32\n");
+	fflush(stdout);
+	/* spare 0.1, uniform: fresh, then steady after 4 capacities; then
+	 * the second half trimmed and only the first half written */
+	cliff_open(&c, 0.1, 256, "&streams=1&perm_streams=0");
+	fresh = cliff_run(&c, c.pages, (c.pages + 31) / 32, c.pages / 64,
+			  true, false, 0, 0, &wa);
+	steady = cliff_run(&c, c.pages, 5 * c.pages, c.pages, false, false, 0,
+			   0, &wa_s);
+	half = c.pages / 2;
+	cliff_unmap(&c, half, c.pages - half);
+	trimmed = cliff_run(&c, half, 6 * half, half, false, false, 0, 0,
+			    &wa_t);
+	fhint_emu_close(c.emu);
+	/* 80/20 hot/cold at spare 0.2, cost-benefit GC, without and with
+	 * the hints (SHORT = group 2 hot, EXTREME = 5 cold) */
+	cliff_open(&c, 0.2, 128, "&gc=cost-benefit");
+	cliff_run(&c, c.pages, (c.pages + 31) / 32, 1, true, false, 0, 0, &wa);
+	plain = cliff_run(&c, c.pages, 5 * c.pages, c.pages, false, true, 0,
+			  0, &wa_p);
+	fhint_emu_close(c.emu);
+	cliff_open(&c, 0.2, 128, "&gc=cost-benefit");
+	cliff_run(&c, c.pages, (c.pages + 31) / 32, 1, true, true, 2, 5, &wa);
+	hinted = cliff_run(&c, c.pages, 5 * c.pages, c.pages, false, true, 2,
+			   5, &wa_h);
+	fhint_emu_close(c.emu);
+	printf("   fresh (nothing to collect)          %7.0f IOPS\n", fresh);
+	printf("   steady, spare 0.1 (64 erase blocks) %7.0f IOPS  WA %.2f  "
+	       "the cliff: %.1fx slower\n", steady, wa_s, fresh / steady);
+	printf("   half of the LUN trimmed (UNMAP)     %7.0f IOPS  WA %.2f  "
+	       "%.1fx the untrimmed\n", trimmed, wa_t, trimmed / steady);
+	printf("   80/20 hot/cold, spare 0.2, no hints %7.0f IOPS  WA %.2f\n",
+	       plain, wa_p);
+	printf("   the same with hot/cold hints        %7.0f IOPS  WA %.2f  "
+	       "%+.0f%% IOPS\n", hinted, wa_h, 100.0 * (hinted / plain - 1));
+	printf("   (fhint-stats and spec-notes/benchmarks.md section 6: the "
+	       "whole curve)\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct fhint_discard_opts nvme_opts = { .nsid = 1 };
@@ -449,5 +659,6 @@ int main(int argc, char **argv)
 	}
 	printf("\n== 5. ");
 	print_hints();
+	write_cliff();
 	return 0;
 }
