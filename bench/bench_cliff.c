@@ -29,11 +29,14 @@
  * first says what this shared machine's other work does to a timer's
  * wake-up, the second what the completion mechanism itself adds.
  *
- * Usage: fhint-bench-cliff [-q] [RESULTS_DIR]   (default bench/results)
- * writes cliff.csv (every round of every run), cliff_series.csv (the
- * device's own time series, fhint_emu_timing_series: 1 s of device
- * time a sample) and cliff.json.  -q: a smaller,
- * quicker run (smoke test).  spec-notes/benchmarks.md, section 6.
+ * Usage: fhint-bench-cliff [-q] [-p FILE.png] [RESULTS_DIR]
+ * (default bench/results) writes cliff.csv (every round of every run),
+ * cliff_series.csv (the device's own time series,
+ * fhint_emu_timing_series: 1 s of device time a sample) and cliff.json.
+ * -q: a smaller, quicker run (smoke test).  -p: at the end of the "trim
+ * half" run, fhint-stats --plot FILE.png on its LUN (the tool's own code,
+ * reading the timing log page through the LUN).
+ * spec-notes/benchmarks.md, section 6.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +53,8 @@
 #include "fhint/emu_timing.h"
 #include "fhint/scsi_unmap.h"
 #include "fhint/scsi_write.h"
+#include "fhint/xport.h"
+#include "stats.h"
 
 #define PAGE		4096u
 #define QD		32
@@ -150,6 +155,7 @@ struct run {
 	enum workload wl;
 	bool hints;
 	enum trim_mode trim;
+	const char *plot;		/* fhint-stats --plot at the end */
 	/* geometry */
 	uint32_t lines, max_caps;
 	/* measured */
@@ -168,6 +174,8 @@ struct run {
 };
 
 struct dev {
+	struct fhint_dev *fdev;		/* the emu: target */
+	char target[520];
 	struct fhint_emu *emu;
 	uint32_t L;
 	uint64_t seed;
@@ -198,8 +206,10 @@ static void dev_open(struct dev *d, struct run *r)
 	d->L = r->L;
 	d->seed = 0x9e3779b97f4a7c15ULL ^ r->lines ^ (uint64_t)(r->sf * 1000);
 	memset(d->buf, 0x5a, sizeof(d->buf));
-	if (fhint_emu_open(cfg, &d->emu, err, sizeof(err)))
+	snprintf(d->target, sizeof(d->target), "emu:%s", cfg);
+	if (fhint_dev_open(d->target, 0, &d->fdev, err, sizeof(err)))
 		die(cfg, err);
+	d->emu = fhint_dev_emu(d->fdev);
 	memset(&c, 0, sizeof(c));
 	c.cdb = tur;
 	c.cdb_len = 6;
@@ -518,7 +528,14 @@ static void run_one(struct run *r)
 		die("calloc", "out of memory");
 	r->nseries = fhint_emu_timing_series(d->emu, 0, r->series, 8192,
 					     &r->series_ns);
-	fhint_emu_close(d->emu);
+	if (r->plot) {
+		char *argv[] = { (char *)"fhint-stats", (char *)"--plot",
+				 (char *)r->plot, d->target, NULL };
+
+		if (stats_main_dev(4, argv, d->fdev))
+			die("fhint-stats --plot", r->plot);
+	}
+	fhint_dev_close(d->fdev);
 	free(d);
 	r->seconds = now_s() - t0;
 }
@@ -713,7 +730,8 @@ static void real_clock(struct lateness *lt, unsigned int qd, unsigned int n,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: fhint-bench-cliff [-q] [RESULTS_DIR]\n");
+	fprintf(stderr, "usage: fhint-bench-cliff [-q] [-p FILE.png] "
+		"[RESULTS_DIR]\n");
 	exit(2);
 }
 
@@ -736,7 +754,7 @@ static void json_result(FILE *f, const char *key, const struct result *s,
 
 int main(int argc, char **argv)
 {
-	const char *dir = "bench/results";
+	const char *dir = "bench/results", *plot = NULL;
 	bool quick = false;
 	struct run runs[16];
 	struct lateness lt[4];
@@ -748,9 +766,11 @@ int main(int argc, char **argv)
 	uint32_t lines;
 	unsigned int caps, nlat;
 
-	while ((opt = getopt(argc, argv, "q")) != -1) {
+	while ((opt = getopt(argc, argv, "qp:")) != -1) {
 		if (opt == 'q')
 			quick = true;
+		else if (opt == 'p')
+			plot = optarg;
 		else
 			usage();
 	}
@@ -772,6 +792,7 @@ int main(int argc, char **argv)
 	RUN("sf 0.5", 0.5, false, W_UNIFORM, false, T_NONE);
 	RUN("no trim", 0.1, false, W_UNIFORM, false, T_HALF_KEPT);
 	RUN("trim half", 0.1, false, W_UNIFORM, false, T_HALF_TRIMMED);
+	runs[n - 1].plot = plot;
 	RUN("80/20 greedy no hints", 0.2, false, W_HOTCOLD, false, T_NONE);
 	RUN("80/20 greedy hints", 0.2, false, W_HOTCOLD, true, T_NONE);
 	RUN("80/20 cost-benefit no hints", 0.2, true, W_HOTCOLD, false,

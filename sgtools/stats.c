@@ -35,6 +35,7 @@
 #define PROG		"fhint-stats"
 #define PAGE_ALLOC	0xffff
 #define MAX_READS	64	/* LOG SENSE commands for one page */
+#define TITLE_MAX	110	/* characters of the target in a plot */
 
 #ifndef FHINT_GNUPLOT
 #define FHINT_GNUPLOT	"gnuplot"
@@ -314,7 +315,7 @@ static void print_text(const struct stats_opts *o,
 		       m->commands[0], m->commands[1], m->commands[2],
 		       m->commands[3]);
 		printf("  NAND pages         host %" PRIu64 ", GC %" PRIu64
-		       " (WA %.3f), erases %" PRIu64 ", GC rounds %" PRIu64
+		       " (WA %.3f), block erases %" PRIu64 ", GC rounds %" PRIu64
 		       " (idle %" PRIu64 ")\n",
 		       m->nand_ops[FHINT_EMU_NAND_HOST_PROG],
 		       m->nand_ops[FHINT_EMU_NAND_GC_PROG],
@@ -502,32 +503,43 @@ static struct json_object *json_all(const struct stats_opts *o,
 static int plot(const struct stats_opts *o, const struct fhint_log_timing *t)
 {
 	static const char *const panel[4][2] = {
-		{ "IOPS", "2" }, { "MB/s", "3" }, { "WA (NAND / host pages)", "4" },
+		{ "IOPS (commands a second)", "2" }, { "MB/s", "3" }, { "WA (NAND / host pages)", "4" },
 		{ "free erase blocks", "5" },
 	};
-	char *q = cli_utf8(o->plot);
+	char *q = cli_utf8(o->plot), *tg = cli_utf8(o->target);
 	unsigned int i, k, p;
 	FILE *g;
 	int st;
 
-	if (!q)
+	if (!q || !tg) {
+		free(q);
+		free(tg);
 		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	}
+	/* no quote, backslash or newline inside gnuplot's strings */
 	for (i = 0; q[i]; i++)
 		if (q[i] == '"' || q[i] == '\\' || q[i] == '\n')
 			q[i] = '_';
+	for (i = 0; tg[i]; i++)
+		if (tg[i] == '"' || tg[i] == '\\' || tg[i] == '\n')
+			tg[i] = '_';
+	if (i > TITLE_MAX)		/* a long cfgstring: its start */
+		memcpy(tg + TITLE_MAX - 3, "...", 4);
 	fflush(stdout);
 	g = popen(FHINT_GNUPLOT " 2>/dev/null", "w");
 	if (!g) {
 		free(q);
+		free(tg);
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			       "--plot: cannot run " FHINT_GNUPLOT);
 	}
 	fprintf(g, "set terminal pngcairo size 1200,900 noenhanced\n"
 		"set output \"%s\"\nset multiplot layout 3,2 title "
-		"\"%s: device time (%s clock), %u intervals of %.3f s\"\n"
+		"\"%s\\ntiming log page 31h: %u intervals of %.3f s of "
+		"device time (%s clock)\" font \",10\"\n"
 		"set grid\nset key off\nset xlabel \"device time (s)\"\n",
-		q, q, t->clock_virtual ? "virtual" : "real", t->nsamples,
-		t->interval_ns / 1e9);
+		q, tg, t->nsamples, t->interval_ns / 1e9,
+		t->clock_virtual ? "virtual" : "real");
 	for (p = 0; p < 4; p++) {
 		fprintf(g, "set title \"%s\"\nplot '-' using 1:%s with lines "
 			"lw 2\n", panel[p][0], panel[p][1]);
@@ -544,32 +556,35 @@ static int plot(const struct stats_opts *o, const struct fhint_log_timing *t)
 			fprintf(g, "0 0 0 0 0\n");
 		fprintf(g, "e\n");
 	}
+	/* the kinds that have commands (none: an empty frame) */
 	fprintf(g, "set title \"latency (modeled completion - arrival)\"\n"
-		"set logscale x\nset xlabel \"us\"\nset ylabel \"commands\"\n"
+		"set logscale xy\nset xlabel \"us\"\nset ylabel \"commands\"\n"
 		"set key top right\nplot ");
-	for (k = 0; k < 3; k++)
-		fprintf(g, "%s'-' using 1:2 with steps lw 2 title \"%s\"",
-			k ? ", " : "", op_names[k]);
+	for (k = 0, p = 0; k < 3; k++)
+		if (t->hist_present[k] && t->hist[k].count)
+			fprintf(g, "%s'-' using 1:2 with steps lw 2 title \"%s\"",
+				p++ ? ", " : "", op_names[k]);
+	if (!p)
+		fprintf(g, "'-' using 1:2 with points title \"no commands\"");
 	fprintf(g, "\n");
 	for (k = 0; k < 3; k++) {
 		const struct fhint_emu_hist *h = &t->hist[k];
-		bool any = false;
 
-		for (i = 0; t->hist_present[k] && i < FHINT_EMU_HIST_BUCKETS;
-		     i++)
-			if (h->bucket[i]) {
+		if (!t->hist_present[k] || !h->count)
+			continue;
+		for (i = 0; i < FHINT_EMU_HIST_BUCKETS; i++)
+			if (h->bucket[i])
 				fprintf(g, "%.3f %" PRIu64 "\n",
 					fhint_emu_hist_low(i) / 1e3 + 0.001,
 					h->bucket[i]);
-				any = true;
-			}
-		if (!any)
-			fprintf(g, "1 0\n");
 		fprintf(g, "e\n");
 	}
+	if (!p)
+		fprintf(g, "1 1\ne\n");
 	fprintf(g, "unset multiplot\n");
 	st = pclose(g);
 	free(q);
+	free(tg);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == 127)
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			       "--plot: " FHINT_GNUPLOT " not found (Debian: gnuplot-nox)");
