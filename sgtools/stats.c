@@ -212,9 +212,10 @@ static int read_page(struct fhint_dev *dev, const struct stats_opts *o,
 				     "page 31h: malformed (%s)", strerror(-n));
 			break;
 		}
-		/* a page that had room for more was the last */
+		/* a page with room for the largest parameter was the last
+		 * (else ask again: 24/00 at the pointer ends it too) */
 		if (n == 0 || next > 0xffff ||
-		    len + 4 + FHINT_LOG_TIMING_COUNTS_LEN <
+		    len + FHINT_LOG_PARAM_HDR_LEN + 255 <
 		    FHINT_LOG_TIMING_PAGE_MAX)
 			break;
 	}

@@ -9,6 +9,7 @@
 #include "unit.h"
 #include "emu_test.h"
 #include "fhint/emu_timing.h"
+#include "fhint/endian.h"
 #include "fhint/scsi_log.h"
 #include "fhint/scsi_log_timing.h"
 
@@ -157,6 +158,22 @@ static void test_encode_by_hand(void)
 	CU_ASSERT_EQUAL(fhint_log_timing_end(&w), 4 + 24);
 	CU_ASSERT_EQUAL(out[3], 24);
 	CU_ASSERT_EQUAL(fhint_log_timing_begin(&w, out, 3, 0), -EMSGSIZE);
+	/* a full page fits the largest ALLOCATION LENGTH, FFFFh */
+	{
+		uint8_t *big = malloc(70000);
+		size_t len;
+		unsigned int i;
+
+		CU_ASSERT_EQUAL(fhint_log_timing_begin(&w, big, 70000, 0), 0);
+		for (i = 0; i < FHINT_LOG_TIMING_SAMPLES; i++)
+			fhint_log_timing_put_sample(&w, i, &s);
+		len = fhint_log_timing_end(&w);
+		CU_ASSERT_TRUE(len <= 0xffff && len > 0xffff - 72);
+		CU_ASSERT_EQUAL((len - 4) % 72, 0);
+		CU_ASSERT_EQUAL(fhint_get_be16(big + 2), len - 4);
+		CU_ASSERT_TRUE(w.full);
+		free(big);
+	}
 }
 
 /* LOG SENSE of page 31h from @ptr: the page's length. */

@@ -16,8 +16,8 @@
  *          totals, 1.. the non-zero buckets, 31 (index, count) pairs each
  *   8000h + N  time series sample N (0 the oldest of those kept)
  *
- * A page holds at most 65,532 bytes of parameters (the PAGE LENGTH
- * field): the device puts in whole parameters, from the PARAMETER POINTER
+ * A page is at most 65,535 bytes, what the largest ALLOCATION LENGTH
+ * takes: the device puts in whole parameters, from the PARAMETER POINTER
  * on, while they fit; a client reads the rest by asking again from the
  * code after the last one it got (fhint_log_timing_decode's *next).
  * Pure codec: no I/O, no allocation.
@@ -58,7 +58,7 @@ extern "C" {
 #define FHINT_LOG_TIMING_HIST_GROUP0	FHINT_EMU_OPS
 #define FHINT_LOG_TIMING_HISTS		(FHINT_EMU_OPS + 64)
 #define FHINT_LOG_TIMING_SAMPLES	8192
-#define FHINT_LOG_TIMING_PAGE_MAX	(4 + 65532)
+#define FHINT_LOG_TIMING_PAGE_MAX	0xffff	/* header included */
 
 /* CLOCK flags (byte 16) */
 #define FHINT_LOG_TIMING_CLOCK_VIRTUAL	0x01
