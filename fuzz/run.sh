@@ -36,6 +36,10 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-g -O1 -std=gnu11 -fno-omit-frame-pointer $SAN"
 CPPFLAGS="-I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib -I$srcdir/sgtools -I$srcdir"
 LIBS="-lsgutils2 -lnvme -liscsi -ljson-c -luring -lmount -lblkid -lm -lpthread"
+# the RBD store, when configure found librbd (lib/emu/emu_store_rbd.c)
+if grep -qs '^#define HAVE_LIBRBD 1' "$srcdir/config.h"; then
+	LIBS="$LIBS -lrbd -lrados"
+fi
 
 do_build() {
 	mkdir -p "$build/obj"

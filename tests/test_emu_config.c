@@ -4,6 +4,8 @@
  * spec-notes/emulator.md): defaults, every key at its bounds, every bad
  * value refused with a one-line reason naming the key.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -455,6 +457,7 @@ static void test_config_check(void)
 			-EINVAL);
 }
 
+#ifndef HAVE_LIBRBD
 /* rbd:POOL/IMAGE is an RBD image, never a file: refused with -ENOTSUP and
  * one line where the RBD store is not built, with no file made. */
 static void test_rbd_without_store(void)
@@ -478,6 +481,61 @@ static void test_rbd_without_store(void)
 	CU_ASSERT_EQUAL(fhint_emu_config_check("./rbd:x?size=1G", err,
 					       sizeof(err)), 0);
 }
+#else
+/* rbd:POOL/IMAGE with the RBD store built: the form and the keys that
+ * belong to it checked, one line each; an open whose cluster
+ * configuration is missing fails at once with one line, no file made
+ * (the cluster itself: tests/ceph, make check-ceph). */
+static void test_rbd_config(void)
+{
+	static const struct {
+		const char *cfg, *msg;
+	} bad[] = {
+		{ "rbd:pool?size=1G", "expected rbd:POOL/IMAGE" },
+		{ "rbd:/img?size=1G", "expected rbd:POOL/IMAGE" },
+		{ "rbd:p/i/j?size=1G", "expected rbd:POOL/IMAGE" },
+		{ "rbd:p/i@snap?size=1G", "no snapshot" },
+		{ "rbd:p/i?meta=/tmp/m", "meta: not a key of an rbd: PATH" },
+		{ "rbd:p/i?direct=64K", "direct: not a key of an rbd: PATH" },
+		{ "/tmp/x?conf=/etc/ceph/ceph.conf", "conf: needs an rbd:" },
+		{ "?id=admin", "id: needs an rbd:" },
+		{ "rbd:p/i?timeout=0", "timeout" },
+	};
+	struct fhint_emu *emu = NULL;
+	char err[256] = "";
+	struct stat st;
+	size_t i;
+
+	CU_ASSERT_EQUAL(fhint_emu_config_check("fhint/?rbd=pool/img&size=1G",
+					       err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(fhint_emu_config_check("/tmp/x?rbd=pool/img", err,
+					       sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "not both"));
+	CU_ASSERT_EQUAL(fhint_emu_config_check("?rbd=pool", err, sizeof(err)),
+			-EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "expected rbd:POOL/IMAGE"));
+	CU_ASSERT_EQUAL(fhint_emu_config_check("rbd:pool/img?size=1G&conf="
+					       "/etc/ceph/ceph.conf&id=fhint&"
+					       "keyring=/k&timeout=5", err,
+					       sizeof(err)), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CU_ASSERT_EQUAL(fhint_emu_config_check(bad[i].cfg, err,
+						       sizeof(err)), -EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].msg));
+		CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+	}
+	err[0] = '\0';
+	CU_ASSERT(fhint_emu_open("fhint/rbd:p/i?create=1&conf=/nonexistent/"
+				 "ceph.conf&timeout=2", &emu, err,
+				 sizeof(err)) < 0);
+	CU_ASSERT_PTR_NULL(emu);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "rbd:p/i: cannot read the cluster "
+				      "configuration /nonexistent/ceph.conf"));
+	CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+	CU_ASSERT_EQUAL(stat("rbd:p", &st), -1);
+}
+#endif
 
 static void test_help_is_constant(void)
 {
@@ -534,8 +592,13 @@ static CU_TestInfo tests[] = {
 	{ "messages say what the key accepts", test_messages },
 	{ "unknown key, missing '=', stray '&', too long", test_grammar_errors },
 	{ "fhint_emu_config_check", test_config_check },
+#ifndef HAVE_LIBRBD
 	{ "rbd: without the RBD store: -ENOTSUP, one line",
 	  test_rbd_without_store },
+#else
+	{ "rbd: the form, the cluster keys, a missing ceph.conf",
+	  test_rbd_config },
+#endif
 	{ "fhint_emu_config_help is one constant string",
 	  test_help_is_constant },
 	{ "reconfig: only size and threshold change", test_reconfig_diff },

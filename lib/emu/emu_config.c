@@ -20,6 +20,8 @@
  *  - a key that only means something for another profile is refused;
  *  - every refusal is one line naming the key and what it accepts.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -104,6 +106,19 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	  "BYTES 0..1G",						\
 	  "writes of at least BYTES, aligned, bypass the host page "	\
 	  "cache: O_DIRECT (default 0: never)")				\
+	X("rbd", K_PATH, rbd_image, 3, EMU_PATH_MAX - 8, P_ALL,		\
+	  "POOL/IMAGE", "the RBD image, as PATH rbd:POOL/IMAGE, for "	\
+	  "cfgstrings that cannot hold ':' (tcmu-runner, targetcli)")	\
+	X("conf", K_PATH, rbd_conf, 1, EMU_PATH_MAX - 1, P_ALL, "PATH",	\
+	  "rbd: the cluster's ceph.conf (default: CEPH_CONF, librados' "	\
+	  "search)")							\
+	X("id", K_STR, rbd_id, 1, EMU_ID_LEN - 1, P_ALL, "NAME",	\
+	  "rbd: the client name without \"client.\" (default admin)")	\
+	X("keyring", K_PATH, rbd_keyring, 1, EMU_PATH_MAX - 1, P_ALL,	\
+	  "PATH", "rbd: the client's keyring (default: the conf's)")	\
+	X("timeout", K_UINT, rbd_timeout, 1, 3600, P_ALL, "1..3600",	\
+	  "rbd: seconds any cluster operation may take before the "	\
+	  "command fails (default 30)")					\
 	X("threshold", K_UINT, threshold_pct, 0, 100, P_THIN, "0..100",	\
 	  "thin: soft threshold, % of capacity mapped (default 0: none)") \
 	X("max_unmap", K_UINT, max_unmap_lba, 0, 0xffffffff, P_ALL,	\
@@ -250,6 +265,7 @@ void emu_config_defaults(struct emu_config *cfg)
 	cfg->wce = true;
 	cfg->perm_streams = 5;
 	cfg->ts_ms = 1000;
+	cfg->rbd_timeout = 30;
 	strcpy(cfg->vendor, "FHINT");
 	strcpy(cfg->product, "emulated LUN");
 	strcpy(cfg->serial, "fhint0000");
@@ -543,11 +559,51 @@ static int timing_validate(const struct emu_config *c, uint64_t seen,
 }
 
 /* Cross-key rules, after every key is known (order does not matter). */
+/*
+ * rbd:POOL/IMAGE (emu_store_rbd.c): a pool and an image name, no meta=
+ * (the metadata is the RADOS object IMAGE.fhint-meta beside the image),
+ * no direct= (no host page cache), no import= (an image without metadata
+ * is not adopted); the cluster keys (conf, id, keyring, timeout) only
+ * with such a PATH.
+ */
+static int validate_rbd(const struct emu_config *c, uint64_t seen,
+			char *err, size_t errlen)
+{
+	static const char *const rbd_keys[] = { "conf", "id", "keyring",
+						"timeout" };
+	const char *pi, *slash;
+	size_t i;
+
+	if (strncmp(c->path, EMU_RBD_PREFIX, strlen(EMU_RBD_PREFIX))) {
+		for (i = 0; i < sizeof(rbd_keys) / sizeof(rbd_keys[0]); i++)
+			if (key_seen(seen, rbd_keys[i]))
+				return fail(err, errlen, "%s: needs an rbd:POOL/"
+					    "IMAGE PATH", rbd_keys[i]);
+		return 0;
+	}
+	pi = c->path + strlen(EMU_RBD_PREFIX);
+	slash = strchr(pi, '/');
+	if (!slash || slash == pi || !slash[1] || strchr(slash + 1, '/') ||
+	    strchr(slash + 1, '@'))
+		return fail(err, errlen, "%s: expected rbd:POOL/IMAGE (one "
+			    "'/', no snapshot)", c->path);
+	if (c->meta_path[0])
+		return fail(err, errlen, "meta: not a key of an rbd: PATH (the "
+			    "metadata is the RADOS object IMAGE%s)",
+			    ".fhint-meta");
+	if (c->direct_min)
+		return fail(err, errlen, "direct: not a key of an rbd: PATH");
+	if (c->import)
+		return fail(err, errlen, "import: not a key of an rbd: PATH");
+	return 0;
+}
+
 static int validate(const struct emu_config *c, uint64_t seen,
 		    char *err, size_t errlen)
 {
 	unsigned long long zones;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < NKEYS; i++)
 		if ((seen >> i & 1) && !(keys[i].profiles & (1u << c->profile)))
@@ -561,6 +617,9 @@ static int validate(const struct emu_config *c, uint64_t seen,
 		return fail(err, errlen, "meta: needs a PATH before '?'");
 	if (c->direct_min && !c->path[0])
 		return fail(err, errlen, "direct: needs a PATH before '?'");
+	ret = validate_rbd(c, seen, err, errlen);
+	if (ret)
+		return ret;
 	if (!pow2(c->lbs))
 		return fail(err, errlen, "lbs: bad value '%u'; accepts "
 			    "512|1024|2048|4096", c->lbs);
@@ -643,6 +702,7 @@ static int validate(const struct emu_config *c, uint64_t seen,
  */
 static const char *const per_open_keys[] = {
 	"create", "import", "ro", "meta", "direct",
+	"rbd", "conf", "id", "keyring", "timeout",
 };
 
 /*
@@ -702,6 +762,7 @@ static int parse_items(const char *str, struct emu_config *cfg,
 			    sizeof(cfg->path) - 1);
 	memcpy(cfg->path, buf, plen);
 	cfg->path[plen] = '\0';
+#ifndef HAVE_LIBRBD
 	/* rbd:POOL/IMAGE names a Ceph RBD image, never a file */
 	if (!strncmp(cfg->path, EMU_RBD_PREFIX, strlen(EMU_RBD_PREFIX))) {
 		fail(err, errlen, "%s: the RBD store is not built into this "
@@ -709,6 +770,7 @@ static int parse_items(const char *str, struct emu_config *cfg,
 		     cfg->path);
 		return -ENOTSUP;
 	}
+#endif
 	for (item = q ? q + 1 : NULL; item; item = next) {
 		char *eq;
 
@@ -736,6 +798,16 @@ static int parse_items(const char *str, struct emu_config *cfg,
 		ret = set_key(cfg, k, eq + 1, err, errlen);
 		if (ret)
 			return ret;
+	}
+	/* rbd=POOL/IMAGE spells PATH rbd:POOL/IMAGE without a ':' */
+	if (cfg->rbd_image[0]) {
+		if (cfg->path[0])
+			return fail(err, errlen, "rbd: names the image; give "
+				    "it or a PATH, not both");
+		/* (rbd= is shorter than PATH by the prefix at least) */
+		memcpy(cfg->path, EMU_RBD_PREFIX, strlen(EMU_RBD_PREFIX));
+		memcpy(cfg->path + strlen(EMU_RBD_PREFIX), cfg->rbd_image,
+		       strlen(cfg->rbd_image) + 1);
 	}
 	*seen_out = seen;
 	return 0;

@@ -23,6 +23,9 @@
 #include "log_priv.h"
 
 struct emu_journal {
+	/* a journal kept by a backend (emu_journal_backend), not a file */
+	const struct emu_journal_backend *be;
+	void *bp;
 	int fd;
 	char *path;
 	struct emu_journal_ident id;
@@ -272,6 +275,35 @@ static int ident_compare(const char *path, const struct emu_journal_ident *a,
 	CMP(media_cache, "cache");
 #undef CMP
 	return 0;
+}
+
+/* The header @h (@n bytes read) of @j's metadata: ours, whole, of this
+ * version, and of the device @want describes (the UUID is not compared).
+ * 0 (@j's identity and generation filled) or -EBADMSG naming why. */
+static int hdr_check(struct emu_journal *j, const uint8_t *h, size_t n,
+		     const struct emu_journal_ident *want, char *err,
+		     size_t errlen)
+{
+	const char *path = j->path;
+
+	if (n < EMU_JOURNAL_HDR_LEN || memcmp(h, EMU_JOURNAL_MAGIC, 8))
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s is not "
+				  "an fhint emulator journal (no %s header); "
+				  "refusing to touch it", path,
+				  EMU_JOURNAL_MAGIC);
+	if (fhint_get_le32(h + 124) != emu_crc32c(0, h, 124))
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: header "
+				  "CRC mismatch (corrupt); refusing to "
+				  "reinitialise it", path);
+	if (fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION ||
+	    fhint_get_le32(h + 12) != EMU_JOURNAL_HDR_LEN)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: journal "
+				  "version %u (header %u bytes) is not "
+				  "supported (version %u)", path,
+				  fhint_get_le32(h + 8), fhint_get_le32(h + 12),
+				  EMU_JOURNAL_VERSION);
+	hdr_decode(h, &j->id, &j->generation);
+	return ident_compare(path, &j->id, want, err, errlen);
 }
 
 /* ---- records ---- */
@@ -536,28 +568,6 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 		return emu_seterr(err, errlen, ret, "metadata %s: %s", path,
 				  strerror(-ret));
 	}
-	if (n < (ssize_t)sizeof(h) || memcmp(h, EMU_JOURNAL_MAGIC, 8)) {
-		close(fd);
-		return emu_seterr(err, errlen, -EBADMSG, "metadata %s is not "
-				  "an fhint emulator journal (no %s header); "
-				  "refusing to touch it", path,
-				  EMU_JOURNAL_MAGIC);
-	}
-	if (fhint_get_le32(h + 124) != emu_crc32c(0, h, 124)) {
-		close(fd);
-		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: header "
-				  "CRC mismatch (corrupt); refusing to "
-				  "reinitialise it", path);
-	}
-	if (fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION ||
-	    fhint_get_le32(h + 12) != EMU_JOURNAL_HDR_LEN) {
-		close(fd);
-		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: journal "
-				  "version %u (header %u bytes) is not "
-				  "supported (version %u)", path,
-				  fhint_get_le32(h + 8), fhint_get_le32(h + 12),
-				  EMU_JOURNAL_VERSION);
-	}
 	j = calloc(1, sizeof(*j));
 	if (!j || !(j->path = strdup(path))) {
 		free(j);
@@ -565,8 +575,8 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
 	}
 	j->fd = fd;
-	hdr_decode(h, &j->id, &j->generation);
-	ret = ident_compare(path, &j->id, want, err, errlen);
+	j->rdonly = rdonly;
+	ret = hdr_check(j, h, n < 0 ? 0 : (size_t)n, want, err, errlen);
 	if (ret) {
 		emu_journal_close(j);
 		return ret;
@@ -575,7 +585,97 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
 		memcpy(found_uuid, j->id.uuid, EMU_JOURNAL_UUID_LEN);
 	j->end = (uint64_t)st.st_size;
 	j->alloc = j->end;
+	*out = j;
+	return 0;
+}
+
+/* ---- a journal kept by a backend (emu_journal_backend) ---- */
+
+/* Header (@generation) and one record of @type holding @ckpt, as a file
+ * would start: a new buffer of *@blen bytes, or NULL. */
+static uint8_t *image_new(const struct emu_journal_ident *id,
+			  uint32_t generation, uint16_t type,
+			  const uint8_t *ckpt, size_t len, size_t *blen)
+{
+	size_t n = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + len +
+		   EMU_JOURNAL_REC_CRC;
+	uint8_t *b;
+
+	if (len > EMU_JOURNAL_REC_MAX || !(b = malloc(n)))
+		return NULL;
+	hdr_encode(b, id, generation);
+	rec_store(b + EMU_JOURNAL_HDR_LEN, type, ckpt, len);
+	*blen = n;
+	return b;
+}
+
+/* A journal of @be for @name, or NULL (@be closed). */
+static struct emu_journal *be_journal(const struct emu_journal_backend *be,
+				      void *bp, const char *name)
+{
+	struct emu_journal *j = calloc(1, sizeof(*j));
+
+	if (!j || !(j->path = strdup(name))) {
+		free(j);
+		be->close(bp);
+		return NULL;
+	}
+	j->be = be;
+	j->bp = bp;
+	j->fd = -1;
+	return j;
+}
+
+int emu_journal_backend_create(const struct emu_journal_backend *be,
+			       void *bp, const char *name,
+			       const struct emu_journal_ident *id,
+			       uint16_t type, const uint8_t *ckpt, size_t len,
+			       struct emu_journal **out, char *err,
+			       size_t errlen)
+{
+	struct emu_journal *j = be_journal(be, bp, name);
+	size_t blen;
+	uint8_t *b;
+	int ret;
+
+	*out = NULL;
+	if (!j)
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
+	b = image_new(id, 0, type, ckpt, len, &blen);
+	ret = b ? be->reset(bp, b, blen) : -ENOMEM;
+	free(b);
+	if (ret) {
+		emu_journal_close(j);
+		return emu_seterr(err, errlen, ret, "metadata %s: cannot "
+				  "create: %s", name, strerror(-ret));
+	}
+	j->id = *id;
+	j->first_end = blen;
+	j->end = blen;
+	*out = j;
+	return 0;
+}
+
+int emu_journal_backend_open(const struct emu_journal_backend *be, void *bp,
+			     const char *name, const uint8_t *hdr, size_t n,
+			     const struct emu_journal_ident *want, bool rdonly,
+			     uint8_t *found_uuid, struct emu_journal **out,
+			     char *err, size_t errlen)
+{
+	struct emu_journal *j = be_journal(be, bp, name);
+	int ret;
+
+	*out = NULL;
+	if (!j)
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
 	j->rdonly = rdonly;
+	ret = hdr_check(j, hdr, n, want, err, errlen);
+	if (ret) {
+		emu_journal_close(j);
+		return ret;
+	}
+	if (found_uuid)
+		memcpy(found_uuid, j->id.uuid, EMU_JOURNAL_UUID_LEN);
 	*out = j;
 	return 0;
 }
@@ -623,31 +723,20 @@ static bool all_zero(const uint8_t *p, size_t len)
 	return true;
 }
 
-int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
-		       void *arg, struct emu_journal_info *info,
-		       char *err, size_t errlen)
+/*
+ * Replay the journal laid out in @map (@size bytes: the header, then the
+ * records).  @strict (a backend whose writes are all or nothing): a torn
+ * tail cannot happen, so any damage is -EBADMSG.
+ */
+static int replay_map(struct emu_journal *j, const uint8_t *map,
+		      uint64_t size, bool strict, emu_journal_rec_fn fn,
+		      void *arg, struct emu_journal_info *info, char *err,
+		      size_t errlen)
 {
-	struct emu_journal_info dummy;
-	struct stat st;
-	uint8_t *map = NULL;
-	uint64_t size, pos = EMU_JOURNAL_HDR_LEN, records = 0;
+	uint64_t pos = EMU_JOURNAL_HDR_LEN, records = 0;
 	const char *torn = NULL;
 	int ret = 0;
 
-	if (!info)
-		info = &dummy;
-	memset(info, 0, sizeof(*info));
-	if (fstat(j->fd, &st) < 0)
-		return emu_seterr(err, errlen, -errno, "metadata %s: %s",
-				  j->path, strerror(errno));
-	size = (uint64_t)st.st_size;
-	if (size > EMU_JOURNAL_HDR_LEN) {
-		map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, j->fd, 0);
-		if (map == MAP_FAILED)
-			return emu_seterr(err, errlen, -errno, "metadata %s: "
-					  "mmap: %s", j->path,
-					  strerror(errno));
-	}
 	while (pos < size) {
 		const uint8_t *r = map + pos;
 		uint64_t left = size - pos, end;
@@ -715,6 +804,12 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 		records++;
 		pos = end;
 	}
+	if (torn && strict)
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: %s at "
+				  "record offset %llu, where the store writes "
+				  "whole records only: corrupt; refusing to "
+				  "replay", j->path, torn,
+				  (unsigned long long)pos);
 	if (torn) {
 		/* what is cut (emu_journal_accept): the torn record; the
 		 * zeros after it (the reserve, a tail window's, blocks a
@@ -732,6 +827,43 @@ int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
 	info->bytes = pos;
 	info->generation = j->generation;
 out:
+	return ret;
+}
+
+int emu_journal_replay(struct emu_journal *j, emu_journal_rec_fn fn,
+		       void *arg, struct emu_journal_info *info,
+		       char *err, size_t errlen)
+{
+	struct emu_journal_info dummy;
+	struct stat st;
+	uint8_t *map = NULL;
+	uint64_t size;
+	int ret;
+
+	if (!info)
+		info = &dummy;
+	memset(info, 0, sizeof(*info));
+	if (j->be) {
+		ret = j->be->load(j->bp, &map, &size, err, errlen);
+		if (ret)
+			return ret;
+		ret = replay_map(j, map, size, true, fn, arg, info, err,
+				 errlen);
+		free(map);
+		return ret;
+	}
+	if (fstat(j->fd, &st) < 0)
+		return emu_seterr(err, errlen, -errno, "metadata %s: %s",
+				  j->path, strerror(errno));
+	size = (uint64_t)st.st_size;
+	if (size > EMU_JOURNAL_HDR_LEN) {
+		map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, j->fd, 0);
+		if (map == MAP_FAILED)
+			return emu_seterr(err, errlen, -errno, "metadata %s: "
+					  "mmap: %s", j->path,
+					  strerror(errno));
+	}
+	ret = replay_map(j, map, size, false, fn, arg, info, err, errlen);
 	if (map)
 		munmap(map, (size_t)size);
 	return ret;
@@ -782,6 +914,8 @@ int emu_journal_room(struct emu_journal *j, bool probe)
 
 	if (j->rdonly)
 		return -EROFS;
+	if (j->be)
+		return 0;	/* the cluster's space is not the host's */
 	if (probe) {
 		/* one step more than there is: does the host have room? */
 		ret = tail_grow(j, (j->alloc > j->end ? j->alloc : j->end) + 1);
@@ -867,6 +1001,18 @@ static int batch_flush(struct emu_journal *j)
 
 	if (!bytes)
 		return 0;
+	if (j->be) {
+		int ret = j->be->put(j->bp, j->bbuf, j->blen, recs);
+
+		j->blen = 0;
+		j->brecs = 0;
+		j->writes++;
+		if (ret)
+			return ret;
+		j->end += bytes;
+		j->appends += recs;
+		return 0;
+	}
 	/* the file system may have room again (a deallocation freed it) */
 	if (j->end + bytes > j->alloc)
 		tail_grow(j, j->end + bytes + EMU_JOURNAL_ROOM);
@@ -912,6 +1058,11 @@ int emu_journal_append(struct emu_journal *j, uint16_t type,
 			return batch_flush(j);
 		return 0;
 	}
+	if (j->be) {
+		/* one record: a batch of one */
+		ret = batch_add(j, type, payload, len);
+		return ret ? ret : batch_flush(j);
+	}
 	if (len <= EMU_JOURNAL_REC_MAX) {
 		size_t need = EMU_JOURNAL_REC_HDR + len + EMU_JOURNAL_REC_CRC;
 		uint8_t *p = win_room(j, need);
@@ -952,6 +1103,8 @@ int emu_journal_accept(struct emu_journal *j)
 
 	if (j->rdonly)
 		return -EROFS;
+	if (j->be)
+		return 0;	/* nothing torn: replay was strict */
 	if (j->torn_end > j->end)
 		ret = write_zeros(j->fd, j->end, j->torn_end - j->end);
 	j->torn_end = 0;
@@ -965,7 +1118,31 @@ uint64_t emu_journal_writes(const struct emu_journal *j)
 
 int emu_journal_sync(struct emu_journal *j)
 {
+	if (j->be)
+		return 0;	/* a record put is a record the cluster keeps */
 	return fdatasync(j->fd) < 0 ? -errno : 0;
+}
+
+/* Compaction of a backend's journal: the backend replaces it whole. */
+static int be_rewrite(struct emu_journal *j,
+		      const struct emu_journal_ident *id, uint16_t type,
+		      const uint8_t *ckpt, size_t len)
+{
+	size_t blen;
+	uint8_t *b = image_new(id, j->generation + 1, type, ckpt, len, &blen);
+	int ret = b ? j->be->reset(j->bp, b, blen) : -ENOMEM;
+
+	free(b);
+	if (ret)
+		return ret;
+	j->id = *id;
+	j->blen = 0;
+	j->brecs = 0;
+	j->generation++;
+	j->rewrites++;
+	j->first_end = blen;
+	j->end = blen;
+	return 0;
 }
 
 int emu_journal_rewrite(struct emu_journal *j,
@@ -976,6 +1153,8 @@ int emu_journal_rewrite(struct emu_journal *j,
 
 	if (j->rdonly)
 		return -EROFS;
+	if (j->be)
+		return be_rewrite(j, id, type, ckpt, len);
 	fd = write_new(j->path, id, j->generation + 1, type, ckpt, len);
 
 	if (fd < 0)
@@ -1027,6 +1206,15 @@ void emu_journal_close(struct emu_journal *j)
 {
 	if (!j)
 		return;
+	if (j->be) {
+		if (!j->rdonly)
+			batch_flush(j);
+		j->be->close(j->bp);
+		free(j->bbuf);
+		free(j->path);
+		free(j);
+		return;
+	}
 	if (j->rdonly) {
 		close(j->fd);
 		free(j->path);

@@ -205,4 +205,42 @@ void emu_journal_get_ident(const struct emu_journal *j,
 
 void emu_journal_close(struct emu_journal *j);
 
+/*
+ * A journal kept elsewhere than in a file (emu_journal_rados.c): the
+ * same header and records, the same checks (magic, CRC, the device's
+ * identity), stored by a backend whose writes are all or nothing, so
+ * that replay is strict (any damage is -EBADMSG, nothing is cut) and a
+ * record put is a record kept (emu_journal_sync has nothing to wait
+ * for).  The backend's state @bp belongs to the journal from the call
+ * on (closed with it, or at once when the call fails).
+ */
+struct emu_journal_backend {
+	/* The whole journal in one new buffer: header, then the records in
+	 * order (the caller frees it).  0 or a negative errno with @err. */
+	int (*load)(void *bp, uint8_t **buf, uint64_t *len, char *err,
+		    size_t errlen);
+	/* Append @n whole records (@len bytes at @buf, as the file holds
+	 * them), all or none. */
+	int (*put)(void *bp, const uint8_t *buf, size_t len, uint64_t n);
+	/* Replace the journal by @buf (@len bytes: a header and one
+	 * record), all or nothing. */
+	int (*reset)(void *bp, const uint8_t *buf, size_t len);
+	void (*close)(void *bp);
+};
+
+/* emu_journal_create, for a backend, @name only for messages. */
+int emu_journal_backend_create(const struct emu_journal_backend *be,
+			       void *bp, const char *name,
+			       const struct emu_journal_ident *id,
+			       uint16_t type, const uint8_t *ckpt, size_t len,
+			       struct emu_journal **out, char *err,
+			       size_t errlen);
+/* emu_journal_open, for a backend whose journal starts with the @n
+ * bytes at @hdr. */
+int emu_journal_backend_open(const struct emu_journal_backend *be, void *bp,
+			     const char *name, const uint8_t *hdr, size_t n,
+			     const struct emu_journal_ident *want, bool rdonly,
+			     uint8_t *found_uuid, struct emu_journal **out,
+			     char *err, size_t errlen);
+
 #endif

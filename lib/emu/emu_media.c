@@ -271,6 +271,15 @@ int media_zero_lbas(struct emu_media *m, uint64_t lba, uint64_t n)
 	return emu_store_zero(m->store, lba * m->lbs, n * m->lbs);
 }
 
+int media_punch_lbas(struct emu_media *m, uint64_t lba, uint64_t n)
+{
+	if (!n)
+		return 0;
+	m->store_dirty = true;
+	m->info.zero_calls++;
+	return emu_store_punch(m->store, lba * m->lbs, n * m->lbs);
+}
+
 /* Flash: zero the uncovered part of the deallocated head and tail pages
  * a write covers in part (they may hold stale bytes after a crash). */
 static int zero_uncovered(struct emu_media *m, uint64_t lba, uint64_t end,
@@ -339,10 +348,12 @@ static int model_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
  * Data first because a deallocated unit whose reclaim chunk was not
  * punched still holds old bytes: a record before its data would map them.
  * A failed data write still commits the record (the model changed) and
- * zeroes the range if it can.
+ * zeroes the range if it can.  @plen: @buf is one block of @plen bytes
+ * repeated (WRITE SAME), 0: any data.
  */
 static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
-		    const uint8_t *buf, uint8_t group, struct fhint_check *chk)
+		    const uint8_t *buf, size_t plen, uint8_t group,
+		    struct fhint_check *chk)
 {
 	int ret, wret;
 
@@ -368,7 +379,9 @@ static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	m->host_write_blocks += nlb;
 	m->group_write_blocks[group & 63] += nlb;
 	m->store_dirty = true;
-	wret = emu_store_write(m->store, lba * m->lbs, buf,
+	wret = plen ? emu_store_write_same(m->store, lba * m->lbs, buf,
+					   (size_t)(nlb * m->lbs), plen) :
+	       emu_store_write(m->store, lba * m->lbs, buf,
 			       (size_t)(nlb * m->lbs));
 	ret = media_op_commit(m, OP_WRITE, group & 63, lba, nlb);
 	if (!ret && m->batch)
@@ -405,7 +418,7 @@ int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 		return 0;
 	emu_timing_on_write(dev->timing, lba, nlb, group & 63, fua || !dev->wce);
 	/* GROUP NUMBER is 6 bits; a larger stream id maps modulo 64 */
-	ret = do_write(m, lba, nlb, buf, group & 63, chk);
+	ret = do_write(m, lba, nlb, buf, 0, group & 63, chk);
 	if (ret)
 		return ret;
 	threshold_check(m);
@@ -438,7 +451,8 @@ int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 	while (done < nlb) {
 		uint64_t n = nlb - done < per ? nlb - done : per;
 
-		ret = do_write(m, lba + done, n, m->bounce, group & 63, chk);
+		ret = do_write(m, lba + done, n, m->bounce, m->lbs, group & 63,
+			       chk);
 		if (ret)
 			return ret;
 		done += n;

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "emu_ftl.h"
@@ -661,8 +660,9 @@ static int create_journal(struct emu_media *m, bool import, char *err,
 				  "journal record holds (4 GiB): use a larger "
 				  "page or size", m->meta, len);
 	}
-	ret = emu_journal_create(m->meta, &m->ident, JR_CHECKPOINT, b, len,
-				 &m->jr, err, errlen);
+	ret = emu_store_meta_create(m->store, m->meta, &m->ident,
+				    JR_CHECKPOINT, b, len, &m->jr, err,
+				    errlen);
 	free(b);
 	m->info.checkpoint_bytes = len;
 	return ret;
@@ -783,28 +783,47 @@ void media_meta_path(const struct emu_config *cfg, char *buf, size_t len)
 		snprintf(buf, len, "%s%s", cfg->path, META_SUFFIX);
 }
 
+/* The cluster options of an rbd: PATH (conf=, id=, keyring=). */
+static void store_opts(const struct emu_config *cfg, struct emu_store_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->conf = cfg->rbd_conf[0] ? cfg->rbd_conf : NULL;
+	o->id = cfg->rbd_id[0] ? cfg->rbd_id : NULL;
+	o->keyring = cfg->rbd_keyring[0] ? cfg->rbd_keyring : NULL;
+	o->timeout_s = cfg->rbd_timeout;
+}
+
 int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 {
 	const struct emu_config *cfg = &m->dev->cfg;
 	uint8_t found[EMU_JOURNAL_UUID_LEN];
-	struct stat st;
+	struct emu_store_opts o;
 	bool have_meta, import;
 	int ret;
 
 	media_meta_path(cfg, m->meta, sizeof(m->meta));
 	media_ident_of(m, cfg);
-	have_meta = stat(m->meta, &st) == 0;
-	if (!have_meta && errno != ENOENT)
-		return emu_seterr(err, errlen, -errno, "metadata %s: %s",
-				  m->meta, strerror(errno));
+	store_opts(cfg, &o);
+	ret = emu_store_new(cfg->path, &o, m->nblocks * m->lbs, &m->store,
+			    err, errlen);
+	if (ret)
+		return ret;
+	ret = emu_store_meta_exists(m->store, m->meta);
+	if (ret == -EACCES || ret == -EPERM)
+		return emu_seterr(err, errlen, -EACCES, "metadata %s: "
+				  "permission denied", m->meta);
+	if (ret < 0)
+		return emu_seterr(err, errlen, ret, "metadata %s: %s",
+				  m->meta, strerror(-ret));
+	have_meta = ret;
 	if (!have_meta && cfg->rdonly)
 		return emu_seterr(err, errlen, -ENOENT, "metadata %s is "
 				  "missing: a read-only open (ro=1) neither "
 				  "makes nor adopts a LUN", m->meta);
 	/* with metadata the data file must exist: never create it then */
-	ret = emu_store_open(cfg->path, cfg->rdonly ? EMU_STORE_RDONLY :
-			     cfg->create && !have_meta ? EMU_STORE_CREATE : 0,
-			     m->nblocks * m->lbs, &m->store, err, errlen);
+	ret = emu_store_open_data(m->store, cfg->rdonly ? EMU_STORE_RDONLY :
+				  cfg->create && !have_meta ?
+				  EMU_STORE_CREATE : 0, err, errlen);
 	if (ret == -ENOENT && have_meta)
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s exists "
 				  "but the backing file %s did not: refusing "
@@ -817,8 +836,9 @@ int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	if (have_meta) {
-		ret = emu_journal_open(m->meta, &m->ident, cfg->rdonly, found,
-				       &m->jr, err, errlen);
+		ret = emu_store_meta_open(m->store, m->meta, &m->ident,
+					  cfg->rdonly, found, &m->jr, err,
+					  errlen);
 		if (ret)
 			return ret;
 		memcpy(m->ident.uuid, found, sizeof(found));

@@ -178,7 +178,7 @@ static bool ro_preview(const struct emu_config *cfg)
 	char meta[EMU_PATH_MAX + sizeof(META_SUFFIX)];
 	struct stat st;
 
-	if (!cfg->rdonly || !cfg->create)
+	if (!cfg->rdonly || !cfg->create || emu_store_path_is_rbd(cfg->path))
 		return false;
 	media_meta_path(cfg, meta, sizeof(meta));
 	return stat(cfg->path, &st) < 0 && errno == ENOENT &&

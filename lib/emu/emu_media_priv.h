@@ -19,7 +19,8 @@
  *                        emu_media.h
  *
  * The models: emu_ftl.c (flash), emu_smr.c (shingled), emu_thin.c (thin);
- * the files: emu_store.c (data), emu_journal.c (metadata).  Nothing here
+ * the stores: emu_store.h (data and metadata: a file and its journal
+ * file, or an RBD image and its journal in RADOS).  Nothing here
  * calls up into the device: what the device must tell its initiators
  * (a thin threshold crossed) is reported as events (emu_media_events).
  *
@@ -138,6 +139,9 @@ uint64_t media_model_run(const struct emu_media *m, uint64_t lba,
 			 uint64_t max, bool *mapped);
 /* Make the store's bytes of [lba, lba+n) zero. */
 int media_zero_lbas(struct emu_media *m, uint64_t lba, uint64_t n);
+/* Give the store's space of [lba, lba+n) back (deallocated blocks no
+ * read reaches: a hole, rbd_discard). */
+int media_punch_lbas(struct emu_media *m, uint64_t lba, uint64_t n);
 /* Host I/O error -> sense (27/07 for ENOSPC, else MEDIUM ERROR). */
 int media_io_error(struct fhint_check *chk, int ret, bool write);
 /* 03/0C00: the journal failed earlier, the medium takes no change. */

@@ -109,7 +109,7 @@ static int reclaim_chunks(struct emu_media *m)
 				   m->punch[i].lba, m->punch[i].n, true);
 	}
 	for (size_t i = 0; i < m->npunch; i++) {
-		z = media_zero_lbas(m, m->punch[i].lba, m->punch[i].n);
+		z = media_punch_lbas(m, m->punch[i].lba, m->punch[i].n);
 		if (z && !ret)
 			ret = z;
 	}

@@ -112,6 +112,12 @@ struct emu_config {
 	uint32_t gc_bg;			/* gc_bg=N free blocks: idle GC below */
 	double   gc_idle_ms;		/* gc_idle=MS idle before it starts */
 	uint32_t ts_ms;			/* ts_ms=MS time series interval */
+	/* PATH rbd:POOL/IMAGE: the cluster (emu_store_rbd.c) */
+	char     rbd_image[EMU_PATH_MAX];	/* rbd=POOL/IMAGE (PATH) */
+	char     rbd_conf[EMU_PATH_MAX];	/* conf=PATH */
+	char     rbd_id[EMU_ID_LEN];		/* id=NAME */
+	char     rbd_keyring[EMU_PATH_MAX];	/* keyring=PATH */
+	uint32_t rbd_timeout;		/* timeout=SECONDS */
 };
 
 /* Fill @cfg with defaults, then parse @str over them.  0 or -EINVAL with

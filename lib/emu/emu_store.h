@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * lib/emu/emu_store.h - the emulator's backing store: logical block
- * data at offset lba * lbs of a sparse file, or of anonymous memory
- * (memfd) when the configuration has no PATH.
+ * lib/emu/emu_store.h - the store interface of the emulated LUN: where
+ * logical block data lives (at offset lba * lbs) and where the metadata
+ * journal and its checkpoint live.  Two implementations
+ * (emu_store_impl.h):
  *
- * emu_store_zero punches holes (fallocate PUNCH_HOLE | KEEP_SIZE): the
- * media layer calls it for the reclaim chunks a deallocation frees whole
- * and for partial units that must read zeros (emu_media_reclaim.c); on a file
- * system without hole punching the store writes zeros instead and says so
- * (emu_store_punches() false, one line on stderr at open).
+ *   file    a sparse file, or anonymous memory (memfd) when the
+ *           configuration has no PATH; the journal a file beside it
+ *           (PATH.fhint-meta, emu_journal.c); emu_store_file.c
+ *   rbd     PATH "rbd:POOL/IMAGE": a Ceph RBD image, held under RBD's
+ *           exclusive lock while open; the journal in RADOS, objects
+ *           with omap (emu_journal_rados.c); emu_store_rbd.c, built
+ *           with librbd (HAVE_LIBRBD)
  *
+ * The media layer deallocates with emu_store_punch (the reclaim chunks a
+ * deallocation frees whole: a hole in the file, rbd_discard on RBD) and
+ * zeroes with emu_store_zero (what must read zeros: a hole or zeros in
+ * the file, rbd_write_zeroes on RBD); on a file system without hole
+ * punching the file store writes zeros instead and says so
+ * (emu_store_punches() false, one line through the log hook at open).
+ *
+ * Design: spec-notes/ceph.md ("The store interface").
  * Internal emulator symbols (emu_store_*), not part of the libfhint API.
  */
 #ifndef FHINT_EMU_STORE_H
@@ -20,38 +31,90 @@
 #include <stdint.h>
 
 struct emu_store;
+struct emu_journal;
+struct emu_journal_ident;
+
+/* How to reach a cluster (the rbd store; NULL members: librados'
+ * defaults, CEPH_CONF and client.admin). */
+struct emu_store_opts {
+	const char *conf;		/* conf=: ceph.conf */
+	const char *id;			/* id=: the client name without
+					 * "client." */
+	const char *keyring;		/* keyring= */
+	uint32_t timeout_s;		/* every cluster operation */
+};
 
 /*
- * Open @path (NULL or "" = anonymous memory of @size bytes).  A missing
- * file is created with EMU_STORE_CREATE (never with EMU_STORE_RDONLY),
- * else -ENOENT.  The file's length is left as it is: the caller, once it
- * trusts the metadata (or has none), fits it with emu_store_resize.  The
- * file is locked for as long as it is open (emu_lock_file: exclusive, or
- * shared with EMU_STORE_RDONLY): a conflicting open, in this process or
- * another, fails with -EBUSY.  EMU_STORE_RDONLY opens it O_RDONLY; every
- * call that would change it returns -EROFS.
+ * Open in two steps: emu_store_new picks the implementation for @path
+ * (NULL or "" anonymous memory of @size bytes; "rbd:POOL/IMAGE" an RBD
+ * image, connecting to the cluster; else a file), so that the caller can
+ * ask emu_store_meta_exists before emu_store_open_data opens the data.
+ * A missing file or image is created with EMU_STORE_CREATE (never with
+ * EMU_STORE_RDONLY), else -ENOENT.  The length is left as it is: the
+ * caller, once it trusts the metadata (or has none), fits it with
+ * emu_store_resize.  The data is locked for as long as it is open
+ * (a file: emu_lock_file, exclusive, or shared with EMU_STORE_RDONLY; an
+ * image: RBD's exclusive lock, see emu_store_rbd.c): a conflicting open,
+ * in this process or another, fails with -EBUSY.  EMU_STORE_RDONLY opens
+ * it read-only; every call that would change it returns -EROFS.
  * 0, or a negative errno with a one-line reason in @err.
  */
 #define EMU_STORE_CREATE	(1u << 0)
 #define EMU_STORE_RDONLY	(1u << 1)
+int emu_store_new(const char *path, const struct emu_store_opts *o,
+		  uint64_t size, struct emu_store **out, char *err,
+		  size_t errlen);
+int emu_store_open_data(struct emu_store *s, unsigned int flags, char *err,
+			size_t errlen);
+/* Both steps: emu_store_new (no options) and emu_store_open_data. */
 int emu_store_open(const char *path, unsigned int flags, uint64_t size,
 		   struct emu_store **out, char *err, size_t errlen);
 void emu_store_close(struct emu_store *s);
-/* Close, and remove the file if this open created it (a refused open
+/* Close, and remove the data if this open created it (a refused open
  * leaves nothing behind). */
 void emu_store_discard(struct emu_store *s);
-/* Did this open create the file? */
+/* Did this open create the data? */
 bool emu_store_created(const struct emu_store *s);
+/* "file", "memory" or "rbd" */
+const char *emu_store_kind(const struct emu_store *s);
+/* Is @path an RBD image ("rbd:POOL/IMAGE")? */
+bool emu_store_path_is_rbd(const char *path);
 /* Does @path name the store's file (the same device and inode, whatever
- * the spelling)?  1, 0 (no, or @path does not exist), negative errno. */
+ * the spelling)?  1, 0 (no, @path does not exist, not a file store),
+ * negative errno. */
 int emu_store_same_file(const struct emu_store *s, const char *path);
+
+/*
+ * The metadata of the store's device, named @name (the file store: a
+ * path; the rbd store: a RADOS object in the image's pool).  exists: 1,
+ * 0, or a negative errno; create and open as emu_journal_create and
+ * emu_journal_open (emu_journal.h).
+ */
+int emu_store_meta_exists(struct emu_store *s, const char *name);
+int emu_store_meta_create(struct emu_store *s, const char *name,
+			  const struct emu_journal_ident *id, uint16_t type,
+			  const uint8_t *ckpt, size_t len,
+			  struct emu_journal **out, char *err, size_t errlen);
+int emu_store_meta_open(struct emu_store *s, const char *name,
+			const struct emu_journal_ident *want, bool rdonly,
+			uint8_t *found_uuid, struct emu_journal **out,
+			char *err, size_t errlen);
 
 /* Whole transfers or a negative errno (-EIO, -ENOSPC, ...). */
 int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len);
 int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 		    size_t len);
+/* @buf holds @len bytes, @plen bytes (one block) repeated: written as
+ * emu_store_write would; a store that replicates a pattern (RBD,
+ * rbd_writesame) sends @plen bytes only. */
+int emu_store_write_same(struct emu_store *s, uint64_t off, const void *buf,
+			 size_t len, size_t plen);
 /* Make [off, off+len) read as zeros: punch a hole, or write zeros. */
 int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len);
+/* Deallocate [off, off+len), bytes no read reaches: a hole, or zeros
+ * where the file system cannot punch; rbd_discard on RBD (which may
+ * leave parts smaller than its discard granularity as they were). */
+int emu_store_punch(struct emu_store *s, uint64_t off, uint64_t len);
 /*
  * Direct writes: from now on a write of at least @min bytes whose offset,
  * length and buffer are aligned (4 KiB, or what statx STATX_DIOALIGN asks
@@ -66,7 +129,7 @@ int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len);
 int emu_store_set_direct(struct emu_store *s, uint64_t min);
 uint64_t emu_store_direct_min(const struct emu_store *s);	/* 0: off */
 uint64_t emu_store_direct_writes(const struct emu_store *s);	/* so far */
-/* fdatasync (no-op for memory). */
+/* fdatasync (no-op for memory), rbd_flush. */
 int emu_store_sync(struct emu_store *s);
 /* New size: shrinking drops the tail, growing adds a hole. */
 int emu_store_resize(struct emu_store *s, uint64_t size);
@@ -75,11 +138,11 @@ uint64_t emu_store_size(const struct emu_store *s);
 bool emu_store_punches(const struct emu_store *s);	/* holes work */
 /* Write zeros instead of punching from now on (tests of the fallback). */
 void emu_store_no_punch(struct emu_store *s);
-bool emu_store_is_file(const struct emu_store *s);	/* vs memfd */
 /* The length of the file now (it may differ from the size it was opened
  * for until emu_store_resize): 0 or a negative errno. */
 int emu_store_length(const struct emu_store *s, uint64_t *bytes);
-/* Bytes the store really occupies (st_blocks * 512). */
+/* Bytes the store really occupies (st_blocks * 512; RBD: the extents
+ * rbd_diff_iterate2 reports). */
 uint64_t emu_store_allocated(const struct emu_store *s);
 /*
  * From @off: the next data extent [*data, *data + *len) the file system

@@ -6,8 +6,9 @@
 # single-node cluster with tests/ceph/cluster.sh (one monitor, one manager,
 # one OSD on 127.0.0.1; FHINT_CEPH_OSDS for more) and runs itself inside
 # it; the cluster is stopped whatever happens.  Every step is bounded
-# (FHINT_CEPH_STEP_TIMEOUT seconds, default 300).  Exit 0 when every
-# suite passed.  spec-notes/ceph.md.
+# (FHINT_CEPH_STEP_TIMEOUT seconds, default 300); FHINT_CEPH_STEPS, a
+# regular expression, runs only the steps whose names match.  Exit 0
+# when every suite passed.  spec-notes/ceph.md.
 set -euo pipefail
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILDDIR" >&2; exit 2; }
@@ -26,6 +27,7 @@ fail=0
 step() {
 	local name=$1 t0=$SECONDS
 	shift
+	[[ $name =~ ${FHINT_CEPH_STEPS:-.} ]] || return 0
 	export -f "$1"
 	if timeout -k 10 "$step_timeout" "$BASH" -euo pipefail -c '"$@"' \
 		step "$@"; then
@@ -51,7 +53,98 @@ cluster_rw() {
 	rm -rf "$t"
 }
 
+# Every suite below names its images with this run's prefix.
+export FHINT_B=$b
+export FHINT_POOL=rbd
+
+# fhint-conform against an RBD-backed LUN: the same results, test by
+# test, as against a file-backed LUN of the same configuration.
+conform_same() {
+	local t keys='size=64M&create=1'
+	t=$(mktemp -d "$FHINT_CEPH_DIR/conform.XXXXXX")
+	"$FHINT_B/tests/conform/fhint-conform" --destructive \
+		--scratch-range all "emu:$t/lun.img?$keys" >"$t/file.log" 2>&1
+	"$FHINT_B/tests/conform/fhint-conform" --destructive \
+		--scratch-range all "emu:rbd:$FHINT_POOL/conform?$keys" \
+		>"$t/rbd.log" 2>&1
+	# each test and its result; the run summary
+	grep -E '^  Test: |^ +(suites|tests|asserts) ' "$t/file.log" \
+		>"$t/file.res"
+	grep -E '^  Test: |^ +(suites|tests|asserts) ' "$t/rbd.log" \
+		>"$t/rbd.res"
+	[ -s "$t/file.res" ]
+	diff "$t/file.res" "$t/rbd.res"
+	grep -E '^ +tests ' "$t/rbd.res"
+	rm -rf "$t"
+}
+
+# kill -9 cycles of a writer (fhint-crash -r): after each kill the next
+# process breaks the dead one's lock, replays the journal and finds
+# every acknowledged write; flash and thin profiles.
+crash_cycles() {
+	"$FHINT_B/tests/crash/fhint-crash" -n "${FHINT_CEPH_CRASH:-4}" \
+		-p flash -r "rbd:$FHINT_POOL/crash"
+	"$FHINT_B/tests/crash/fhint-crash" -n 2 -p thin \
+		-r "rbd:$FHINT_POOL/crash"
+}
+
+# Two processes: the second is refused while the owner lives, takes over
+# when it is killed, loses nothing; the time is reported.
+failover() {
+	"$FHINT_B/tests/ceph/fhint-failover" -n "${FHINT_CEPH_FAILOVER:-3}" \
+		"rbd:$FHINT_POOL/failover?size=64M&create=1"
+}
+
+# expect_line WHAT TEXT CMD...: CMD fails (not by a signal or timeout),
+# prints exactly one line on stderr, and that line holds TEXT.
+expect_line() {
+	local what=$1 text=$2 rc=0 err
+	shift 2
+	err=$(timeout -k 5 60 "$@" 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" -eq 0 ] || [ "$rc" -ge 124 ]; then
+		echo "$what: exit $rc (want a failure, not a hang)"; return 1
+	fi
+	if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ] ||
+	   [[ $err != *"$text"* ]]; then
+		echo "$what: stderr is not one line holding '$text':"
+		printf '%s\n' "$err"
+		return 1
+	fi
+	echo "$what: exit $rc: $err"
+}
+
+export -f expect_line
+
+# Bad input: a missing pool or image, a client without a key or without
+# OSD caps, a cluster that does not answer: one line, a clean exit, no
+# hang (timeout=5 bounds the monitors' and OSDs' waits).
+bad_input() {
+	local p=$FHINT_B/sgtools/fhint-probe w=$FHINT_B/sgtools/fhint-write d
+	d=$(mktemp -d "$FHINT_CEPH_DIR/bad.XXXXXX")
+	expect_line "missing pool" "there is no pool 'nopool'" \
+		"$p" "emu:rbd:nopool/img?size=64M&timeout=5"
+	expect_line "missing image" "there is no image 'nothere'" \
+		"$w" "emu:rbd:$FHINT_POOL/nothere?size=64M&timeout=5" 0+4K
+	expect_line "unknown client" "client.nobody is not allowed in" \
+		"$p" "emu:rbd:$FHINT_POOL/nothere?size=64M&id=nobody&timeout=5"
+	ceph auth get-or-create client.fhint-noosd mon 'allow r' \
+		-o "$d/noosd.keyring"
+	expect_line "no OSD caps" "permission denied" \
+		"$p" "emu:rbd:$FHINT_POOL/perm?size=64M&create=1&id=fhint-noosd&keyring=$d/noosd.keyring&timeout=5"
+	# a monitor address nothing listens on
+	sed 's/^mon_host = .*/mon_host = [v2:127.0.0.1:1,v1:127.0.0.1:2]/' \
+		"$CEPH_CONF" >"$d/down.conf"
+	expect_line "cluster down" "did not answer within 5 s" \
+		"$p" "emu:rbd:$FHINT_POOL/down?size=64M&conf=$d/down.conf&timeout=5"
+	ceph auth rm client.fhint-noosd
+	rm -rf "$d"
+}
+
 step "cluster: rbd import/export round trip" cluster_rw
+step "rbd: fhint-conform gives the file store's results" conform_same
+step "rbd: kill -9 cycles of a writer lose nothing" crash_cycles
+step "rbd: one owner; failover between two processes" failover
+step "rbd: bad input gets one line and a clean exit" bad_input
 
 echo "check-ceph: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

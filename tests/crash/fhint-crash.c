@@ -39,7 +39,13 @@
  * is checked, but what a kill really tests is the stronger "acked" rule.
  *
  *   fhint-crash [-n CYCLES] [-p flash|thin|smr|smr-ha|mix] [-s SEED]
- *               [-d DIR] [-k] [-v]
+ *               [-d DIR | -r rbd:POOL/PREFIX] [-k] [-v]
+ *
+ * With -r the LUNs are RBD images, PREFIX-PROFILE, in the cluster
+ * CEPH_CONF names (the RBD store): the parent's reopen after the kill
+ * finds the dead child's exclusive lock, and waits (at most
+ * CRASH_RBD_WAIT_S) until the child's watch has expired so that the lock
+ * is broken; the images are left for the caller to remove.
  *
  * Exit 0 when nothing was lost, 1 on any loss, 2 on a usage or setup
  * error.
@@ -76,6 +82,7 @@
 #define CRASH_GARBAGE		UINT64_MAX
 #define CRASH_WS_LBA		UINT64_MAX	/* LBA field of WRITE SAME data */
 #define CRASH_REPORT_MAX	10	/* anomalies printed in full */
+#define CRASH_RBD_WAIT_S	120	/* for a dead child's RBD lock */
 
 struct profile {
 	const char *name;
@@ -216,6 +223,14 @@ static int exec(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 	c->din = din;
 	c->din_len = din_len;
 	return fhint_emu_exec(emu, c);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
 }
 
 /* Build one random command into @m, @cdb and @data; returns the CDB
@@ -369,6 +384,7 @@ struct dev_state {
 	const struct profile *p;
 	char path[600];
 	char cfg[1200];
+	bool rbd;			/* an RBD image (-r) */
 	bool exists;			/* opened by the parent before */
 	uint64_t *acked;		/* last acknowledged value */
 	int32_t  *acked_idx;		/* its op, -1: baseline */
@@ -585,6 +601,13 @@ static int verify(struct dev_state *d, struct cycle_ops *co, struct totals *t,
 		return -ENOMEM;
 	}
 	ret = fhint_emu_open(d->cfg, &emu, err, sizeof(err));
+	/* RBD: the dead child holds the exclusive lock until its watch
+	 * expires (osd_client_watch_timeout); then the open breaks it */
+	for (uint64_t end = now_us() + CRASH_RBD_WAIT_S * 1000000ull;
+	     ret == -EBUSY && d->rbd && now_us() < end;) {
+		usleep(200000);
+		ret = fhint_emu_open(d->cfg, &emu, err, sizeof(err));
+	}
 	if (ret) {
 		fprintf(stderr, "fhint-crash: %s cycle %u: the device does not "
 			"open after the kill: %s (%d)\n", p->name, co->cycle,
@@ -677,13 +700,6 @@ static int verify(struct dev_state *d, struct cycle_ops *co, struct totals *t,
 
 /* ---- one cycle ---- */
 
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
-}
 
 /* Read whole messages from @fd into the model; returns false at EOF. */
 struct rdbuf {
@@ -717,6 +733,29 @@ static bool pump(int fd, struct rdbuf *rb, struct dev_state *d,
 	}
 }
 
+/* The program, for children that exec it (-r): librados must not be
+ * forked (a forked client may reuse its parent's address nonce, and the
+ * parent is then blocklisted with the dead child). */
+static const char *self;
+
+/* Run child() in a new process image: -C PROFILE FD CYCLE SEED COMPACT
+ * CFG (main). */
+static void child_exec(const struct dev_state *d, int fd, uint32_t cycle,
+		       uint64_t seed, bool compact)
+{
+	char a[5][32];
+
+	fcntl(fd, F_SETFD, 0);
+	snprintf(a[0], sizeof(a[0]), "%d", (int)(d->p - profiles));
+	snprintf(a[1], sizeof(a[1]), "%d", fd);
+	snprintf(a[2], sizeof(a[2]), "%u", cycle);
+	snprintf(a[3], sizeof(a[3]), "%" PRIu64, seed);
+	snprintf(a[4], sizeof(a[4]), "%d", compact);
+	execl(self, self, "-C", a[0], a[1], a[2], a[3], a[4], d->cfg,
+	      (char *)NULL);
+	_exit(2);
+}
+
 /* A delay from 10 us to 100 ms, log-uniform. */
 static uint64_t rand_delay(uint64_t *rs)
 {
@@ -733,6 +772,10 @@ static int run_cycle(struct dev_state *d, struct cycle_ops *co,
 	bool ready = false, at_open = splitmix(rs) % 10 == 0;
 	bool compact = splitmix(rs) % 3 == 0;
 	uint64_t seed = splitmix(rs), deadline, delay = rand_delay(rs);
+
+	/* an RBD LUN's commands take milliseconds: 1 ms to 2 s */
+	if (d->rbd)
+		delay = delay * 20 + 1000;
 	int pfd[2], status;
 	pid_t pid;
 
@@ -748,6 +791,8 @@ static int run_cycle(struct dev_state *d, struct cycle_ops *co,
 		return -errno;
 	if (pid == 0) {
 		close(pfd[0]);
+		if (d->rbd)
+			child_exec(d, pfd[1], cycle, seed, compact);
 		child(d->p, d->cfg, pfd[1], cycle, seed, compact);
 		_exit(0);
 	}
@@ -802,7 +847,7 @@ static int run_cycle(struct dev_state *d, struct cycle_ops *co,
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fhint-crash [-n CYCLES] [-p flash|thin|smr|smr-ha|"
-		"mix] [-s SEED] [-d DIR] [-k] [-v]\n"
+		"mix] [-s SEED] [-d DIR | -r rbd:POOL/PREFIX] [-k] [-v]\n"
 		"  kill -9 a child driving an emu: LUN at random moments and "
 		"check\n  that nothing acknowledged as durable is lost "
 		"(default 200 cycles, mix)\n");
@@ -812,6 +857,8 @@ static void dev_unlink(const struct dev_state *d)
 {
 	char meta[640];
 
+	if (d->rbd)
+		return;		/* the caller removes the images */
 	snprintf(meta, sizeof(meta), "%s.fhint-meta", d->path);
 	unlink(d->path);
 	unlink(meta);
@@ -820,13 +867,17 @@ static void dev_unlink(const struct dev_state *d)
 }
 
 static int dev_init(struct dev_state *d, const struct profile *p,
-		    const char *dir)
+		    const char *dir, const char *rbd)
 {
 	uint64_t n = p->region;
 
 	memset(d, 0, sizeof(*d));
 	d->p = p;
-	snprintf(d->path, sizeof(d->path), "%s/%s.img", dir, p->name);
+	d->rbd = rbd != NULL;
+	if (rbd)
+		snprintf(d->path, sizeof(d->path), "%s-%s", rbd, p->name);
+	else
+		snprintf(d->path, sizeof(d->path), "%s/%s.img", dir, p->name);
 	snprintf(d->cfg, sizeof(d->cfg), "%s?%s&create=1", d->path, p->keys);
 	dev_unlink(d);		/* the model starts from an empty device */
 	d->acked = calloc(n, sizeof(*d->acked));
@@ -855,7 +906,7 @@ int main(int argc, char **argv)
 	struct dev_state devs[NPROFILES];
 	struct totals t;
 	struct cycle_ops *co;
-	const char *prof = "mix", *dirarg = NULL;
+	const char *prof = "mix", *dirarg = NULL, *rbd = NULL;
 	char dir[512];
 	unsigned long cycles = 200;
 	uint64_t rs = 0x5eed2026, t0;
@@ -863,7 +914,19 @@ int main(int argc, char **argv)
 	size_t pi = 0, ndev;
 	int opt, ret = 0;
 
-	while ((opt = getopt(argc, argv, "n:p:s:d:kvh")) != -1) {
+	self = argv[0];
+	/* a child in its own process image (child_exec) */
+	if (argc == 8 && !strcmp(argv[1], "-C")) {
+		size_t i = strtoul(argv[2], NULL, 0);
+
+		if (i >= NPROFILES)
+			return 2;
+		child(&profiles[i], argv[7], atoi(argv[3]),
+		      (uint32_t)strtoul(argv[4], NULL, 0),
+		      strtoull(argv[5], NULL, 0), atoi(argv[6]) != 0);
+		return 0;
+	}
+	while ((opt = getopt(argc, argv, "n:p:s:d:r:kvh")) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -884,6 +947,14 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			dirarg = optarg;
+			break;
+		case 'r':
+			if (strncmp(optarg, "rbd:", 4) || !strchr(optarg, '/')) {
+				fprintf(stderr, "fhint-crash: -r: rbd:POOL/"
+					"PREFIX\n");
+				return 2;
+			}
+			rbd = optarg;
 			break;
 		case 'k':
 			keep = true;
@@ -932,7 +1003,8 @@ int main(int argc, char **argv)
 	ndev = mix ? NPROFILES : 1;
 	memset(devs, 0, sizeof(devs));
 	for (size_t i = 0; i < ndev; i++)
-		if (!co || dev_init(&devs[i], &profiles[mix ? i : pi], dir)) {
+		if (!co || dev_init(&devs[i], &profiles[mix ? i : pi], dir,
+					 rbd)) {
 			fprintf(stderr, "fhint-crash: out of memory\n");
 			return 2;
 		}

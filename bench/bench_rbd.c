@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * bench/bench_rbd.c - what an emulated LUN's store costs, measured
+ * through fhint_emu_exec (one command at a time, as the device core
+ * serves them): the figures of spec-notes/ceph.md, for an RBD-backed LUN
+ * and a file-backed one, run by tests/ceph/bench.sh beside `rbd bench`.
+ *
+ *   randwrite_4k_iops   WRITE(16) of 4 KiB at random 4 KiB-aligned LBAs
+ *   randread_4k_iops    READ(16) of 4 KiB at random LBAs of what was
+ *                       written
+ *   seqwrite_1m_mbs     WRITE(16) of 1 MiB in LBA order (MB/s, 10^6)
+ *   seqread_1m_mbs      READ(16) of 1 MiB in LBA order
+ *   unmap_4095_ms       one UNMAP of 4095 descriptors (the most one UNMAP
+ *                       carries) of 64 KiB, 128 KiB apart, over written
+ *                       data: each frees one 64 KiB reclaim chunk (a hole
+ *                       punched, an rbd_discard); median of UNMAP_RUNS,
+ *                       milliseconds
+ *
+ * Usage: fhint-bench-rbd [-t SECONDS] TARGET   (an emu configuration
+ * string, e.g. rbd:rbd/bench?size=1G&create=1&profile=thin).  Each
+ * figure runs for SECONDS (default 10).  Prints "NAME VALUE" lines.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fhint/emu.h"
+#include "fhint/endian.h"
+#include "fhint/scsi_proto.h"
+#include "fhint/scsi_unmap.h"
+#include "fhint/scsi_write.h"
+
+#define LBS		512u
+#define SMALL		4096u
+#define LARGE		(1u << 20)
+#define REGION		(256ull << 20)	/* bytes the figures touch */
+#define UNMAP_DESCS	4095u
+#define UNMAP_NLB	128u
+#define UNMAP_STRIDE	(131072u / LBS)	/* 64 KiB ranges, 128 KiB apart */
+#define UNMAP_RUNS	5
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t xs(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int cmd(struct fhint_emu *emu, const uint8_t *cdb, size_t cdb_len,
+	       const void *dout, size_t dout_len, void *din, size_t din_len)
+{
+	struct fhint_emu_cmd c;
+	int ret;
+
+	memset(&c, 0, sizeof(c));
+	c.cdb = cdb;
+	c.cdb_len = cdb_len;
+	c.dout = dout;
+	c.dout_len = dout_len;
+	c.din = din;
+	c.din_len = din_len;
+	ret = fhint_emu_exec(emu, &c);
+	if (ret)
+		return ret;
+	return c.status == FHINT_STATUS_GOOD ? 0 : -EIO;
+}
+
+static int rw(struct fhint_emu *emu, bool write, uint64_t lba, uint32_t bytes,
+	      uint8_t *buf)
+{
+	struct fhint_rw_cdb w = { 0 };
+	uint8_t cdb[32];
+	int len;
+
+	w.op = write ? FHINT_RW_WRITE_16 : FHINT_RW_READ_16;
+	w.lba = lba;
+	w.nlb = bytes / LBS;
+	len = fhint_rw_cdb_encode(&w, cdb, sizeof(cdb));
+	if (len < 0)
+		return len;
+	return cmd(emu, cdb, (size_t)len, write ? buf : NULL,
+		   write ? bytes : 0, write ? NULL : buf, write ? 0 : bytes);
+}
+
+/* Commands per second of @bytes-sized transfers for @secs seconds:
+ * random (4 KiB-aligned) or sequential offsets in REGION. */
+static double run(struct fhint_emu *emu, bool write, bool random,
+		  uint32_t bytes, double secs, uint8_t *buf)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull, n = 0, off = 0;
+	double t0 = now_s(), t;
+
+	do {
+		if (random)
+			off = xs(&seed) % (REGION / bytes) * bytes;
+		else
+			off = (off + bytes) % REGION;
+		if (rw(emu, write, off / LBS, bytes, buf))
+			return -1;
+		n++;
+		t = now_s();
+	} while (t - t0 < secs);
+	return (double)n / (t - t0);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One UNMAP of UNMAP_DESCS descriptors: its time in ms, or < 0. */
+static double unmap_once(struct fhint_emu *emu, uint8_t *param, size_t plen)
+{
+	struct fhint_unmap_cdb u = { 0 };
+	uint8_t cdb[10];
+	double t0;
+	int len;
+
+	u.param_len = (uint16_t)plen;
+	len = fhint_unmap_cdb_encode(&u, cdb, sizeof(cdb));
+	if (len < 0)
+		return -1;
+	t0 = now_s();
+	if (cmd(emu, cdb, (size_t)len, param, plen, NULL, 0))
+		return -1;
+	return (now_s() - t0) * 1e3;
+}
+
+static double unmap_median(struct fhint_emu *emu, uint8_t *buf)
+{
+	struct fhint_unmap_desc d[UNMAP_DESCS];
+	static uint8_t param[8 + 16 * UNMAP_DESCS];
+	double ms[UNMAP_RUNS];
+	int plen;
+
+	for (uint32_t i = 0; i < UNMAP_DESCS; i++) {
+		d[i].lba = (uint64_t)i * UNMAP_STRIDE;
+		d[i].nlb = UNMAP_NLB;
+	}
+	plen = fhint_unmap_param_encode(d, UNMAP_DESCS, param, sizeof(param));
+	if (plen < 0)
+		return -1;
+	for (int r = 0; r < UNMAP_RUNS; r++) {
+		/* the ranges hold data again before each UNMAP */
+		for (uint32_t i = 0; i < UNMAP_DESCS; i++)
+			if (rw(emu, true, d[i].lba, UNMAP_NLB * LBS, buf))
+				return -1;
+		ms[r] = unmap_once(emu, param, (size_t)plen);
+		if (ms[r] < 0)
+			return -1;
+	}
+	qsort(ms, UNMAP_RUNS, sizeof(ms[0]), cmp_d);
+	return ms[UNMAP_RUNS / 2];
+}
+
+int main(int argc, char **argv)
+{
+	struct fhint_emu *emu;
+	double secs = 10, v;
+	char err[512];
+	uint8_t *buf;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "t:h")) != -1) {
+		if (opt == 't' && (secs = strtod(optarg, NULL)) > 0)
+			continue;
+		fprintf(opt == 'h' ? stdout : stderr,
+			"usage: fhint-bench-rbd [-t SECONDS] TARGET\n");
+		return opt == 'h' ? 0 : 2;
+	}
+	if (optind + 1 != argc) {
+		fprintf(stderr, "usage: fhint-bench-rbd [-t SECONDS] TARGET\n");
+		return 2;
+	}
+	buf = aligned_alloc(4096, LARGE);
+	if (!buf || fhint_emu_open(argv[optind], &emu, err, sizeof(err))) {
+		fprintf(stderr, "fhint-bench-rbd: %s\n", buf ? err :
+			"out of memory");
+		return 1;
+	}
+	memset(buf, 0x5a, LARGE);
+	/* the power-on unit attention */
+	rw(emu, false, 0, SMALL, buf);
+	v = run(emu, true, false, LARGE, secs, buf);
+	printf("seqwrite_1m_mbs %.1f\n", v * LARGE / 1e6);
+	v = run(emu, false, false, LARGE, secs, buf);
+	printf("seqread_1m_mbs %.1f\n", v * LARGE / 1e6);
+	v = run(emu, true, true, SMALL, secs, buf);
+	printf("randwrite_4k_iops %.0f\n", v);
+	v = run(emu, false, true, SMALL, secs, buf);
+	printf("randread_4k_iops %.0f\n", v);
+	v = unmap_median(emu, buf);
+	printf("unmap_4095_ms %.2f\n", v);
+	fhint_emu_close(emu);
+	free(buf);
+	return v < 0 ? 1 : 0;
+}

@@ -1,0 +1,656 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/emu/emu_store_rbd.c - the RBD store: logical block data in a Ceph
+ * RBD image (PATH rbd:POOL/IMAGE), the metadata journal in RADOS beside
+ * it (emu_journal_rados.c), one owner at a time through RBD's exclusive
+ * lock.  The store interface: emu_store.h, emu_store_impl.h.
+ *
+ *   read / write       rbd_read, rbd_write
+ *   WRITE SAME         rbd_writesame: one block sent, the OSDs repeat it
+ *   punch (reclaim)    rbd_discard of whole reclaim chunks; librbd leaves
+ *                      pieces smaller than rbd_discard_granularity_bytes
+ *                      (64 KiB) as they were, which is allowed: the
+ *                      model answers zeros for deallocated blocks
+ *   zero               rbd_write_zeroes: always reads zeros afterwards
+ *   flush              rbd_flush (SYNCHRONIZE CACHE, FUA, WCE=0)
+ *   uuid               image metadata key fhint.uuid
+ *
+ * The device core runs one command at a time per LUN and waits for its
+ * media operations, so these are the synchronous calls; COMPARE AND
+ * WRITE is the core's read, compare and write, atomic because the
+ * exclusive lock makes this client the image's only writer (librbd 16.2's
+ * rbd_compare_and_write takes one 512-byte sector at most).
+ *
+ * Ownership: a writable open takes RBD's exclusive lock
+ * (rbd_lock_acquire, RBD_LOCK_MODE_EXCLUSIVE: the owner refuses to hand
+ * it over).  Held by a client whose watch on the image still lives: the
+ * open is refused, -EBUSY with one line naming it.  Held by a client
+ * whose watch is gone (killed, or cut off longer than
+ * osd_client_watch_timeout): the lock is broken (rbd_lock_break, which
+ * blocklists that client so that nothing it still has in flight lands),
+ * then taken.  Every cluster operation is bounded by timeout= (the
+ * monitor, OSD and mount timeouts of librados).
+ *
+ * Design and figures: spec-notes/ceph.md.
+ */
+#define _GNU_SOURCE
+#include "config.h"
+
+#ifdef HAVE_LIBRBD
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rados/librados.h>
+#include <rbd/librbd.h>
+
+#include "emu_journal_rados.h"
+#include "emu_priv.h"
+#include "emu_store_impl.h"
+#include "emu_util.h"
+#include "log_priv.h"
+
+#define RBD_UUID_KEY	"fhint.uuid"
+#define RBD_IO_MAX	(1u << 30)	/* bytes per librbd call (ssize_t
+					 * and int returns) */
+#define RBD_OWNERS_MAX	8
+#define RBD_WATCHERS_MAX 64
+/* features of an image create=1 makes: the lock, and the object map
+ * that keeps discards and rbd_diff_iterate2 cheap */
+#define RBD_NEW_FEATURES (RBD_FEATURE_LAYERING | RBD_FEATURE_EXCLUSIVE_LOCK | \
+			  RBD_FEATURE_OBJECT_MAP | RBD_FEATURE_FAST_DIFF)
+
+struct rbd_store {
+	struct emu_store base;
+	rados_t cluster;
+	rados_ioctx_t io;
+	rbd_image_t image;
+	bool connected, locked;
+	char *pool, *name;	/* rbd:POOL/IMAGE */
+};
+
+static struct rbd_store *rs_of(struct emu_store *s)
+{
+	return (struct rbd_store *)s;
+}
+
+static const struct rbd_store *crs_of(const struct emu_store *s)
+{
+	return (const struct rbd_store *)s;
+}
+
+/* ---- connection ---- */
+
+static int conf_set(struct rbd_store *r, const char *k, const char *v,
+		    char *err, size_t errlen)
+{
+	int ret = rados_conf_set(r->cluster, k, v);
+
+	if (ret)
+		return emu_seterr(err, errlen, ret, "%s: cluster option %s=%s: "
+				  "%s", r->base.path, k, v, strerror(-ret));
+	return 0;
+}
+
+/* The options every client gets: no output on stderr (the library
+ * speaks through its log hook), every wait bounded. */
+static int conf_client(struct rbd_store *r, const struct emu_store_opts *o,
+		       char *err, size_t errlen)
+{
+	char t[16];
+	int ret;
+
+	snprintf(t, sizeof(t), "%u", o && o->timeout_s ? o->timeout_s : 30);
+	ret = conf_set(r, "log_to_stderr", "false", err, errlen);
+	if (!ret)
+		ret = conf_set(r, "err_to_stderr", "false", err, errlen);
+	if (!ret)
+		ret = conf_set(r, "client_mount_timeout", t, err, errlen);
+	if (!ret)
+		ret = conf_set(r, "rados_mon_op_timeout", t, err, errlen);
+	if (!ret)
+		ret = conf_set(r, "rados_osd_op_timeout", t, err, errlen);
+	if (!ret && o && o->keyring)
+		ret = conf_set(r, "keyring", o->keyring, err, errlen);
+	return ret;
+}
+
+/* What a failed rados_connect means, in one line. */
+static int connect_error(struct rbd_store *r, int ret,
+			 const struct emu_store_opts *o, char *err,
+			 size_t errlen)
+{
+	const char *id = o && o->id ? o->id : "admin";
+
+	if (ret == -ETIMEDOUT || ret == -EINTR)
+		return emu_seterr(err, errlen, -ETIMEDOUT, "%s: the cluster "
+				  "did not answer within %u s (monitors down "
+				  "or unreachable; timeout=)", r->base.path,
+				  o && o->timeout_s ? o->timeout_s : 30);
+	if (ret == -EACCES || ret == -EPERM || ret == -ENOENT)
+		return emu_seterr(err, errlen, -EACCES, "%s: client.%s is not "
+				  "allowed in (%s: no key, or a wrong one; id=, "
+				  "keyring=)", r->base.path, id,
+				  strerror(-ret));
+	return emu_seterr(err, errlen, ret, "%s: cannot connect to the "
+			  "cluster: %s", r->base.path, strerror(-ret));
+}
+
+static int rbd_connect(struct rbd_store *r, const struct emu_store_opts *o,
+		       char *err, size_t errlen)
+{
+	int ret = rados_create(&r->cluster, o ? o->id : NULL);
+
+	if (ret)
+		return emu_seterr(err, errlen, ret, "%s: rados_create: %s",
+				  r->base.path, strerror(-ret));
+	r->connected = false;
+	ret = rados_conf_read_file(r->cluster, o ? o->conf : NULL);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "%s: cannot read the "
+				  "cluster configuration %s: %s (conf= or "
+				  "CEPH_CONF)", r->base.path,
+				  o && o->conf ? o->conf : "(librados' search "
+				  "path)", strerror(-ret));
+	ret = conf_client(r, o, err, errlen);
+	if (ret)
+		return ret;
+	ret = rados_connect(r->cluster);
+	if (ret)
+		return connect_error(r, ret, o, err, errlen);
+	r->connected = true;
+	ret = rados_ioctx_create(r->cluster, r->pool, &r->io);
+	if (ret == -ENOENT)
+		return emu_seterr(err, errlen, ret, "%s: there is no pool '%s' "
+				  "in the cluster", r->base.path, r->pool);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "%s: pool '%s': %s",
+				  r->base.path, r->pool, strerror(-ret));
+	return 0;
+}
+
+/* ---- the exclusive lock ---- */
+
+/* Has the lock's owner (librbd names it by its client address,
+ * "IP:PORT/NONCE") a watch on the image, i.e. is it alive?  1, 0, or a
+ * negative errno. */
+static int owner_alive(struct rbd_store *r, const char *owner)
+{
+	rbd_image_watcher_t w[RBD_WATCHERS_MAX];
+	size_t n = RBD_WATCHERS_MAX, i;
+	int ret, alive = 0;
+
+	ret = rbd_watchers_list(r->image, w, &n);
+	if (ret)
+		return ret == -ERANGE ? 1 : ret;
+	for (i = 0; i < n; i++)
+		if (w[i].addr && (!strcmp(w[i].addr, owner) ||
+				  strstr(owner, w[i].addr)))
+			alive = 1;
+	rbd_watchers_list_cleanup(w, n);
+	return alive;
+}
+
+/*
+ * The current owner of the lock: 0 and @owner filled, -ENOENT (none), or
+ * a negative errno.
+ */
+static int lock_owner(struct rbd_store *r, char *owner, size_t len)
+{
+	char *owners[RBD_OWNERS_MAX];
+	size_t n = RBD_OWNERS_MAX;
+	rbd_lock_mode_t mode;
+	int ret = rbd_lock_get_owners(r->image, &mode, owners, &n);
+
+	if (ret)
+		return ret;
+	if (!n)
+		return -ENOENT;
+	snprintf(owner, len, "%s", owners[0]);
+	rbd_lock_get_owners_cleanup(owners, n);
+	return 0;
+}
+
+static int lock_take(struct rbd_store *r, char *err, size_t errlen)
+{
+	char owner[128];
+	int ret = rbd_lock_acquire(r->image, RBD_LOCK_MODE_EXCLUSIVE);
+	int alive;
+
+	if (!ret)
+		goto locked;
+	if (ret != -EROFS && ret != -EBUSY && ret != -EAGAIN)
+		return emu_seterr(err, errlen, ret, "%s: cannot take the "
+				  "exclusive lock: %s", r->base.path,
+				  strerror(-ret));
+	ret = lock_owner(r, owner, sizeof(owner));
+	if (ret == -ENOENT) {	/* released meanwhile: once more */
+		ret = rbd_lock_acquire(r->image, RBD_LOCK_MODE_EXCLUSIVE);
+		if (!ret)
+			goto locked;
+		return emu_seterr(err, errlen, ret == -EROFS ? -EBUSY : ret,
+				  "%s: in use (RBD exclusive lock): %s",
+				  r->base.path, strerror(-ret));
+	}
+	if (ret)
+		return emu_seterr(err, errlen, ret, "%s: the exclusive lock "
+				  "is held, its owner unknown: %s",
+				  r->base.path, strerror(-ret));
+	alive = owner_alive(r, owner);
+	if (alive < 0)
+		return emu_seterr(err, errlen, alive, "%s: cannot list the "
+				  "image's watchers: %s", r->base.path,
+				  strerror(-alive));
+	if (alive)
+		return emu_seterr(err, errlen, -EBUSY, "%s: in use by the client at %s "
+				  "(RBD exclusive lock, owner alive); refusing "
+				  "to open", r->base.path, owner);
+	/* the owner's watch is gone: it is dead, or cut off; blocklisted
+	 * by the break (rbd_blocklist_on_break_lock), its writes fenced */
+	ret = rbd_lock_break(r->image, RBD_LOCK_MODE_EXCLUSIVE, owner);
+	if (ret && ret != -ENOENT)
+		return emu_seterr(err, errlen, ret, "%s: cannot break the lock "
+				  "of the dead owner %s: %s", r->base.path,
+				  owner, strerror(-ret));
+	fhint_msg(FHINT_LOG_NOTICE, "%s: broke the exclusive lock of %s, "
+		  "which no longer watches the image (blocklisted)",
+		  r->base.path, owner);
+	ret = rbd_lock_acquire(r->image, RBD_LOCK_MODE_EXCLUSIVE);
+	if (ret)
+		return emu_seterr(err, errlen, ret == -EROFS ? -EBUSY : ret,
+				  "%s: the exclusive lock, broken, was taken "
+				  "by another client first: %s", r->base.path,
+				  strerror(-ret));
+locked:
+	r->locked = true;
+	return 0;
+}
+
+/* ---- open ---- */
+
+static int image_create(struct rbd_store *r, char *err, size_t errlen)
+{
+	int order = 0;
+	int ret = rbd_create2(r->io, r->name, r->base.size, RBD_NEW_FEATURES,
+			      &order);
+
+	if (ret)
+		return emu_seterr(err, errlen, ret, "%s: cannot create the "
+				  "image: %s", r->base.path, strerror(-ret));
+	r->base.created = true;
+	return 0;
+}
+
+static int rbd_open_image(struct rbd_store *r, unsigned int flags, char *err,
+			  size_t errlen)
+{
+	bool ro = flags & EMU_STORE_RDONLY;
+	int ret;
+
+	ret = ro ? rbd_open_read_only(r->io, r->name, &r->image, NULL) :
+	      rbd_open(r->io, r->name, &r->image, NULL);
+	if (ret == -ENOENT && !ro && (flags & EMU_STORE_CREATE)) {
+		ret = image_create(r, err, errlen);
+		if (ret)
+			return ret;
+		ret = rbd_open(r->io, r->name, &r->image, NULL);
+	}
+	if (ret)
+		r->image = NULL;
+	if (ret == -ENOENT)
+		return emu_seterr(err, errlen, ret, "%s: there is no image "
+				  "'%s' in pool '%s' (create=1 makes it)",
+				  r->base.path, r->name, r->pool);
+	if (ret == -EACCES || ret == -EPERM)
+		return emu_seterr(err, errlen, -EACCES, "%s: permission denied "
+				  "(the client's OSD caps on pool '%s')",
+				  r->base.path, r->pool);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "%s: cannot open the "
+				  "image: %s", r->base.path, strerror(-ret));
+	return 0;
+}
+
+static int rs_open(struct emu_store *s, unsigned int flags, char *err,
+		   size_t errlen)
+{
+	struct rbd_store *r = rs_of(s);
+	uint64_t features = 0;
+	int ret = rbd_open_image(r, flags, err, errlen);
+
+	if (ret)
+		return ret;
+	if (flags & EMU_STORE_RDONLY)
+		return 0;
+	ret = rbd_get_features(r->image, &features);
+	if (!ret && !(features & RBD_FEATURE_EXCLUSIVE_LOCK))
+		return emu_seterr(err, errlen, -EINVAL, "%s: the image has no "
+				  "exclusive-lock feature, so two gateways "
+				  "could write it at once (rbd feature enable "
+				  "%s/%s exclusive-lock)", s->path, r->pool,
+				  r->name);
+	s->punch = true;
+	return lock_take(r, err, errlen);
+}
+
+static void rs_close(struct emu_store *s, bool remove)
+{
+	struct rbd_store *r = rs_of(s);
+
+	if (r->image) {
+		if (r->locked)
+			rbd_lock_release(r->image);
+		rbd_close(r->image);
+	}
+	if (remove && s->created && r->io)
+		rbd_remove(r->io, r->name);
+	if (r->io)
+		rados_ioctx_destroy(r->io);
+	if (r->cluster)
+		rados_shutdown(r->cluster);
+	free(r->pool);
+	free(r->name);
+}
+
+/* ---- data ---- */
+
+/* A librbd byte count: 0 when it is @want, else the error. */
+static int io_done(ssize_t got, size_t want)
+{
+	if (got < 0)
+		return (int)got;
+	return (size_t)got == want ? 0 : -EIO;
+}
+
+static int rs_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
+{
+	uint8_t *p = buf;
+	int ret = 0;
+
+	while (!ret && len) {
+		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
+
+		ret = io_done(rbd_read(rs_of(s)->image, off, n, (char *)p), n);
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return ret;
+}
+
+static int rs_write(struct emu_store *s, uint64_t off, const void *buf,
+		    size_t len)
+{
+	const uint8_t *p = buf;
+	int ret = 0;
+
+	while (!ret && len) {
+		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
+
+		ret = io_done(rbd_write(rs_of(s)->image, off, n,
+					(const char *)p), n);
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return ret;
+}
+
+static int rs_write_same(struct emu_store *s, uint64_t off, const void *buf,
+			 size_t len, size_t plen)
+{
+	while (len) {
+		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
+		int ret;
+
+		n -= n % plen;
+		ret = io_done(rbd_writesame(rs_of(s)->image, off, n,
+					    (const char *)buf, plen, 0), n);
+		if (ret)
+			return ret;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int rs_punch(struct emu_store *s, uint64_t off, uint64_t len)
+{
+	while (len) {
+		uint64_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
+		int ret = rbd_discard(rs_of(s)->image, off, n);
+
+		if (ret < 0)
+			return ret;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int rs_zero(struct emu_store *s, uint64_t off, uint64_t len)
+{
+	while (len) {
+		size_t n = len < RBD_IO_MAX ? (size_t)len : RBD_IO_MAX;
+		int ret = io_done(rbd_write_zeroes(rs_of(s)->image, off, n, 0,
+						   0), n);
+
+		if (ret)
+			return ret;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int rs_flush(struct emu_store *s)
+{
+	if (s->rdonly)
+		return 0;
+	return rbd_flush(rs_of(s)->image);
+}
+
+static int rs_resize(struct emu_store *s, uint64_t size)
+{
+	return rbd_resize(rs_of(s)->image, size);
+}
+
+static int rs_length(const struct emu_store *s, uint64_t *bytes)
+{
+	return rbd_get_size(crs_of(s)->image, bytes);
+}
+
+/* rbd_diff_iterate2 callbacks */
+struct extent_walk {
+	uint64_t sum;		/* allocated bytes */
+	uint64_t off, len;	/* the first extent (next_data) */
+	bool first;
+};
+
+static int sum_extent(uint64_t off, size_t len, int exists, void *arg)
+{
+	struct extent_walk *w = arg;
+
+	(void)off;
+	if (exists)
+		w->sum += len;
+	return 0;
+}
+
+static int first_extent(uint64_t off, size_t len, int exists, void *arg)
+{
+	struct extent_walk *w = arg;
+
+	if (!exists)
+		return 0;
+	w->off = off;
+	w->len = len;
+	w->first = true;
+	return 1;	/* stops the walk */
+}
+
+static uint64_t rs_allocated(const struct emu_store *s)
+{
+	struct extent_walk w = { 0 };
+
+	if (rbd_diff_iterate2(crs_of(s)->image, NULL, 0, s->size, 0, 0,
+			      sum_extent, &w) < 0)
+		return 0;
+	return w.sum;
+}
+
+static int rs_next_data(const struct emu_store *s, uint64_t off,
+			uint64_t *data, uint64_t *len)
+{
+	struct extent_walk w = { 0 };
+	int ret = rbd_diff_iterate2(crs_of(s)->image, NULL, off,
+				    s->size - off, 0, 0, first_extent, &w);
+
+	if (ret < 0 && !w.first)
+		return ret;
+	if (w.first) {
+		*data = w.off;
+		*len = w.len;
+	}
+	return 0;
+}
+
+static int rs_get_uuid(const struct emu_store *s, uint8_t *uuid)
+{
+	char hex[2 * EMU_STORE_UUID_LEN + 2];
+	size_t len = sizeof(hex);
+	int ret = rbd_metadata_get(crs_of(s)->image, RBD_UUID_KEY, hex, &len);
+
+	if (ret == -ENOENT)
+		return -ENODATA;
+	if (ret)
+		return ret;
+	for (int i = 0; i < EMU_STORE_UUID_LEN; i++) {
+		unsigned int b;
+
+		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
+			return -EBADMSG;
+		uuid[i] = (uint8_t)b;
+	}
+	return 0;
+}
+
+static int rs_set_uuid(struct emu_store *s, const uint8_t *uuid)
+{
+	char hex[2 * EMU_STORE_UUID_LEN + 1];
+
+	for (int i = 0; i < EMU_STORE_UUID_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", uuid[i]);
+	return rbd_metadata_set(rs_of(s)->image, RBD_UUID_KEY, hex);
+}
+
+/* ---- metadata: the journal in RADOS ---- */
+
+/* The RADOS object of metadata @name ("rbd:POOL/IMAGE.fhint-meta"): the
+ * part after "rbd:POOL/", in the image's pool. */
+static const char *meta_oid(const struct rbd_store *r, const char *name)
+{
+	size_t pl = strlen(EMU_RBD_PREFIX) + strlen(r->pool);
+
+	if (!strncmp(name, EMU_RBD_PREFIX, strlen(EMU_RBD_PREFIX)) &&
+	    !strncmp(name + strlen(EMU_RBD_PREFIX), r->pool,
+		     strlen(r->pool)) && name[pl] == '/')
+		return name + pl + 1;
+	return name;
+}
+
+static int rs_meta_exists(struct emu_store *s, const char *name)
+{
+	struct rbd_store *r = rs_of(s);
+
+	return emu_journal_rados_exists(r->io, meta_oid(r, name));
+}
+
+static int rs_meta_create(struct emu_store *s, const char *name,
+			  const struct emu_journal_ident *id, uint16_t type,
+			  const uint8_t *ckpt, size_t len,
+			  struct emu_journal **out, char *err, size_t errlen)
+{
+	struct rbd_store *r = rs_of(s);
+
+	return emu_journal_rados_create(r->io, meta_oid(r, name), id, type,
+					ckpt, len, out, err, errlen);
+}
+
+static int rs_meta_open(struct emu_store *s, const char *name,
+			const struct emu_journal_ident *want, bool rdonly,
+			uint8_t *found_uuid, struct emu_journal **out,
+			char *err, size_t errlen)
+{
+	struct rbd_store *r = rs_of(s);
+
+	return emu_journal_rados_open(r->io, meta_oid(r, name), want, rdonly,
+				      found_uuid, out, err, errlen);
+}
+
+static const struct emu_store_ops rbd_ops = {
+	.kind = "rbd",
+	.open = rs_open,
+	.read = rs_read,
+	.write = rs_write,
+	.write_same = rs_write_same,
+	.punch = rs_punch,
+	.zero = rs_zero,
+	.flush = rs_flush,
+	.resize = rs_resize,
+	.length = rs_length,
+	.allocated = rs_allocated,
+	.next_data = rs_next_data,
+	.get_uuid = rs_get_uuid,
+	.set_uuid = rs_set_uuid,
+	.meta_exists = rs_meta_exists,
+	.meta_create = rs_meta_create,
+	.meta_open = rs_meta_open,
+	.close = rs_close,
+};
+
+/* rbd:POOL/IMAGE into its parts (emu_config_parse checked the form). */
+static int split_path(struct rbd_store *r, const char *path, char *err,
+		      size_t errlen)
+{
+	const char *p = path + strlen(EMU_RBD_PREFIX);
+	const char *slash = strchr(p, '/');
+
+	if (!slash || slash == p || !slash[1])
+		return emu_seterr(err, errlen, -EINVAL, "%s: expected "
+				  "rbd:POOL/IMAGE", path);
+	r->pool = strndup(p, (size_t)(slash - p));
+	r->name = strdup(slash + 1);
+	if (!r->pool || !r->name)
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
+	return 0;
+}
+
+int emu_store_rbd_new(const char *path, const struct emu_store_opts *o,
+		      uint64_t size, struct emu_store **out, char *err,
+		      size_t errlen)
+{
+	struct rbd_store *r = calloc(1, sizeof(*r));
+	int ret;
+
+	*out = NULL;
+	if (!r)
+		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
+	r->base.ops = &rbd_ops;
+	r->base.size = size;
+	r->base.path = strdup(path);
+	ret = r->base.path ? split_path(r, path, err, errlen) :
+	      emu_seterr(err, errlen, -ENOMEM, "out of memory");
+	if (!ret)
+		ret = rbd_connect(r, o, err, errlen);
+	if (ret) {
+		emu_store_close(&r->base);
+		return ret;
+	}
+	*out = &r->base;
+	return 0;
+}
+
+#endif /* HAVE_LIBRBD */
