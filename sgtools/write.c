@@ -543,6 +543,58 @@ static void print_summary(const struct wr_opts *o, const struct wr_result *r,
 			    ", verified") : "");
 }
 
+/* ---- one driver over per-protocol operations ---- */
+
+/* One command as the driver sends it: a chunk of the ranges, written or
+ * read back.  build() names it and renders its bytes for -v. */
+struct wr_cmd {
+	bool write;
+	uint64_t lba;
+	uint32_t nlb;
+	uint8_t *buf;
+	char what[96];		/* "WRITE(16) LBA 0 blocks 8": messages */
+	char wire[160];		/* ": 8a 00 ...": the bytes, for -v */
+	struct fhint_rw_cdb cdb;	/* SCSI */
+	struct nvme_passthru_cmd nvme;	/* NVMe */
+};
+
+struct wr_job {
+	const struct wr_opts *o;
+	struct fhint_dev *dev;		/* SCSI, NVMe */
+	int fd;				/* --file */
+	struct wr_result res;
+	uint32_t lbs;
+	uint64_t cap;			/* blocks; 0 with grow */
+	bool grow;			/* a regular file: ranges may extend it */
+	uint64_t max_nlb;		/* what one command carries, 0: no limit */
+	uint64_t chunk;			/* blocks per command */
+	struct fhint_range *r;
+	const char *write_name, *read_name;	/* the summary's command */
+	const char *unit;		/* "LBA" or "block" in a mismatch */
+	char errline[256];		/* the JSON "error" */
+	/* SCSI */
+	struct fhint_scsi_geometry *g;
+	struct fhint_rw_cdb wc;
+	/* NVMe */
+	uint32_t nsid;
+};
+
+/*
+ * A protocol's operations.  prepare: the device's facts (lbs, cap, grow,
+ * max_nlb, the command names) and the checks that need only them;
+ * begin (may be NULL): what needs the ranges and the chunk size;
+ * build: encode one command; submit: send it (0, or the exit status with
+ * errline set after one line on stderr); complete (may be NULL): after the
+ * last command.  Every operation returns 0 or the exit status.
+ */
+struct wr_ops {
+	int (*prepare)(struct wr_job *j);
+	int (*begin)(struct wr_job *j);
+	int (*build)(struct wr_job *j, struct wr_cmd *c);
+	int (*submit)(struct wr_job *j, struct wr_cmd *c);
+	int (*complete)(struct wr_job *j);
+};
+
 /* ---- SCSI ---- */
 
 static int clear_ua(struct fhint_dev *dev)
@@ -576,195 +628,143 @@ static const char *wop_name(enum fhint_rw_op op)
 	}
 }
 
-static int rw_cmd(struct fhint_dev *dev, const struct fhint_rw_cdb *c,
-		  uint8_t *buf, uint32_t lbs, int verbose, char *errline,
-		  size_t errlen)
+/* The WRITE or WRITE STREAM the hint options ask for (SBC-4 4.22, 5.51). */
+static int scsi_write_op(struct wr_job *j)
+{
+	const struct wr_opts *o = j->o;
+	const struct fhint_scsi_geometry *g = j->g;
+	uint32_t perm = g->have_ble && g->ble.rscs ? g->perm_streams : 0;
+
+	memset(&j->wc, 0, sizeof(j->wc));
+	j->wc.fua = o->fua;
+	if (o->stream < 0) {
+		j->wc.op = o->cdb == 10 ? FHINT_RW_WRITE_10 :
+			   o->cdb == 32 ? FHINT_RW_WRITE_32 : FHINT_RW_WRITE_16;
+		j->res.group = o->group >= 0 ? o->group : o->hint >= 0 ?
+			       fhint_hint_to_group(o->hint, perm) : 0;
+		j->wc.group = (uint8_t)j->res.group;
+		return 0;
+	}
+	if (!g->have_ble || !g->ble.max_streams)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "%s: no stream control (Block Limits Extension VPD page)",
+			       o->target);
+	if (o->stream > g->ble.max_streams)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--stream %ld: the device has streams 1..%u",
+			       o->stream, g->ble.max_streams);
+	j->wc.op = o->cdb == 32 ? FHINT_RW_WRITE_STREAM_32 :
+		   FHINT_RW_WRITE_STREAM_16;
+	j->wc.str_id = (uint16_t)o->stream;
+	return 0;
+}
+
+static int scsi_prepare(struct wr_job *j)
+{
+	const struct wr_opts *o = j->o;
+	struct fhint_check chk;
+	int ret;
+
+	ret = clear_ua(j->dev);
+	if (ret)
+		return ret;
+	j->g = calloc(1, sizeof(*j->g));
+	if (!j->g)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	ret = fhint_probe_scsi(j->dev, j->g, &chk);
+	if (ret)
+		return cli_err_sense(PROG, "probe", ret, &chk);
+	j->lbs = j->g->rc16.block_len;
+	j->cap = j->g->rc16.returned_lba + 1;
+	if (!j->lbs || j->lbs % 8)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "logical block length %u not supported", j->lbs);
+	ret = scsi_write_op(j);
+	if (ret)
+		return ret;
+	/* TRANSFER LENGTH: 16 bits in WRITE(10) and WRITE STREAM(16) */
+	j->max_nlb = o->cdb == 10 || (o->cdb == 16 && o->stream >= 0) ?
+		     0xffff : 0xffffffffu;
+	if (j->g->have_bl && j->g->bl.max_transfer_length &&
+	    j->g->bl.max_transfer_length < j->max_nlb)
+		j->max_nlb = j->g->bl.max_transfer_length;
+	j->write_name = wop_name(j->wc.op);
+	j->read_name = wop_name(FHINT_RW_READ_16);
+	return 0;
+}
+
+static int scsi_begin(struct wr_job *j)
+{
+	int i;
+
+	if (j->o->cdb != 10 || j->o->stream >= 0)
+		return 0;
+	for (i = 0; i < j->o->nranges; i++)
+		if (j->r[i].start + j->r[i].len > 0x100000000ULL)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "range '%s': WRITE(10) addresses 32-bit LBAs only",
+				       j->o->ranges[i]);
+	return 0;
+}
+
+static int scsi_build(struct wr_job *j, struct wr_cmd *c)
+{
+	uint8_t cdb[32];
+	size_t n = 0;
+	int len, i;
+
+	if (c->write) {
+		c->cdb = j->wc;
+	} else {
+		memset(&c->cdb, 0, sizeof(c->cdb));
+		c->cdb.op = FHINT_RW_READ_16;
+	}
+	c->cdb.lba = c->lba;
+	c->cdb.nlb = c->nlb;
+	snprintf(c->what, sizeof(c->what), "%s LBA %" PRIu64 " blocks %u",
+		 wop_name(c->cdb.op), c->lba, c->nlb);
+	len = fhint_rw_cdb_encode(&c->cdb, cdb, sizeof(cdb));
+	if (len < 0)
+		return cli_err(PROG, CLI_EXIT_USAGE, "%s: cannot encode",
+			       c->what);
+	c->wire[n++] = ':';
+	for (i = 0; i < len && n + 4 < sizeof(c->wire); i++)
+		n += (size_t)snprintf(c->wire + n, sizeof(c->wire) - n,
+				      " %02x", cdb[i]);
+	c->wire[n] = '\0';
+	return 0;
+}
+
+static int scsi_submit(struct wr_job *j, struct wr_cmd *c)
 {
 	uint8_t cdb[32];
 	struct fhint_check chk;
-	char what[96];
-	bool wr = fhint_rw_op_is_write(c->op);
 	uint32_t resid = 0;
 	int len, ret;
 
-	len = fhint_rw_cdb_encode(c, cdb, sizeof(cdb));
-	snprintf(what, sizeof(what), "%s LBA %" PRIu64 " blocks %u",
-		 wop_name(c->op), c->lba, c->nlb);
-	if (len < 0)
-		return cli_err(PROG, CLI_EXIT_USAGE, "%s: cannot encode", what);
-	if (verbose) {
-		fprintf(stderr, PROG ": %s:", what);
-		for (ret = 0; ret < len; ret++)
-			fprintf(stderr, " %02x", cdb[ret]);
-		fputc('\n', stderr);
+	len = fhint_rw_cdb_encode(&c->cdb, cdb, sizeof(cdb));
+	ret = fhint_dev_cmd(j->dev, cdb, (uint8_t)len,
+			    c->write ? FHINT_DIR_TO_DEV : FHINT_DIR_FROM_DEV,
+			    c->buf, c->nlb * j->lbs, &resid, &chk);
+	if (!ret && !c->write && resid) {
+		snprintf(j->errline, sizeof(j->errline),
+			 "%s: short read (%u bytes missing)", c->what, resid);
+		return cli_err(PROG, CLI_EXIT_DEVICE, "%s", j->errline);
 	}
-	ret = fhint_dev_cmd(dev, cdb, (uint8_t)len,
-			    wr ? FHINT_DIR_TO_DEV : FHINT_DIR_FROM_DEV, buf,
-			    c->nlb * lbs, &resid, &chk);
-	if (!ret && !wr && resid) {
-		snprintf(errline, errlen, "%s: short read (%u bytes missing)",
-			 what, resid);
-		return cli_err(PROG, CLI_EXIT_DEVICE, "%s", errline);
-	}
-	cli_report_ua(PROG, dev, what);
+	cli_report_ua(PROG, j->dev, c->what);
 	if (ret) {
-		snprintf(errline, errlen, "%s failed", what);
-		return cli_err_sense(PROG, what, ret, &chk);
+		snprintf(j->errline, sizeof(j->errline), "%s failed", c->what);
+		return cli_err_sense(PROG, c->what, ret, &chk);
 	}
 	return 0;
 }
 
-static int run_scsi(const struct wr_opts *o, struct fhint_dev *dev)
-{
-	struct fhint_scsi_geometry *g = NULL;
-	struct wr_result res = { .group = -1, .rw_hint_read = -1 };
-	struct fhint_range *r = NULL;
-	struct fhint_check chk;
-	struct fhint_rw_cdb wc, rc;
-	uint8_t *buf = NULL, *rbuf = NULL, *scratch = NULL;
-	char errline[256] = "";
-	const char *err = NULL;
-	uint64_t cap, chunk, cdb_max, done;
-	uint32_t lbs, perm;
-	int i, ret;
-
-	ret = clear_ua(dev);
-	if (ret)
-		return ret;
-	g = calloc(1, sizeof(*g));
-	r = calloc((size_t)o->nranges, sizeof(*r));
-	if (!g || !r) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-		goto out;
-	}
-	ret = fhint_probe_scsi(dev, g, &chk);
-	if (ret) {
-		ret = cli_err_sense(PROG, "probe", ret, &chk);
-		goto out;
-	}
-	lbs = g->rc16.block_len;
-	cap = g->rc16.returned_lba + 1;
-	if (!lbs || lbs % 8) {
-		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-			      "logical block length %u not supported", lbs);
-		goto out;
-	}
-	perm = g->have_ble && g->ble.rscs ? g->perm_streams : 0;
-
-	memset(&wc, 0, sizeof(wc));
-	wc.fua = o->fua;
-	if (o->stream >= 0) {
-		if (!g->have_ble || !g->ble.max_streams) {
-			ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-				      "%s: no stream control (Block Limits Extension VPD page)",
-				      o->target);
-			goto out;
-		}
-		if (o->stream > g->ble.max_streams) {
-			ret = cli_err(PROG, CLI_EXIT_USAGE,
-				      "--stream %ld: the device has streams 1..%u",
-				      o->stream, g->ble.max_streams);
-			goto out;
-		}
-		wc.op = o->cdb == 32 ? FHINT_RW_WRITE_STREAM_32 :
-			FHINT_RW_WRITE_STREAM_16;
-		wc.str_id = (uint16_t)o->stream;
-	} else {
-		wc.op = o->cdb == 10 ? FHINT_RW_WRITE_10 :
-			o->cdb == 32 ? FHINT_RW_WRITE_32 : FHINT_RW_WRITE_16;
-		if (o->group >= 0)
-			res.group = o->group;
-		else if (o->hint >= 0)
-			res.group = fhint_hint_to_group(o->hint, perm);
-		else
-			res.group = 0;
-		wc.group = (uint8_t)res.group;
-	}
-
-	ret = parse_ranges(o, lbs, cap, false, r);
-	if (ret)
-		goto out;
-	/* TRANSFER LENGTH: 16 bits in WRITE(10) and WRITE STREAM(16) */
-	cdb_max = o->cdb == 10 || (o->cdb == 16 && o->stream >= 0) ?
-		  0xffff : 0xffffffffu;
-	if (g->have_bl && g->bl.max_transfer_length &&
-	    g->bl.max_transfer_length < cdb_max)
-		cdb_max = g->bl.max_transfer_length;
-	ret = parse_bs(o, lbs, cdb_max, &chunk);
-	if (ret)
-		goto out;
-	if (o->cdb == 10 && o->stream < 0)
-		for (i = 0; i < o->nranges; i++)
-			if (r[i].start + r[i].len > 0x100000000ULL) {
-				ret = cli_err(PROG, CLI_EXIT_USAGE,
-					      "range '%s': WRITE(10) addresses 32-bit LBAs only",
-					      o->ranges[i]);
-				goto out;
-			}
-
-	buf = malloc(chunk * lbs);
-	rbuf = malloc(chunk * lbs);
-	scratch = malloc(lbs);
-	if (!buf || !rbuf || !scratch) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-		goto out;
-	}
-	memset(&rc, 0, sizeof(rc));
-	rc.op = FHINT_RW_READ_16;
-	if (o->verify || o->verify_only)
-		res.verify = "ok";
-
-	for (i = 0; i < o->nranges; i++) {
-		for (done = 0; done < r[i].len; done += wc.nlb) {
-			wc.lba = r[i].start + done;
-			wc.nlb = (uint32_t)(r[i].len - done < chunk ?
-					    r[i].len - done : chunk);
-			if (!o->verify_only) {
-				fill(buf, lbs, wc.lba, wc.nlb, o);
-				ret = rw_cmd(dev, &wc, buf, lbs, o->verbose,
-					     errline, sizeof(errline));
-				if (ret) {
-					err = errline;
-					goto summary;
-				}
-				res.commands++;
-				res.blocks += wc.nlb;
-			}
-			if (!o->verify && !o->verify_only)
-				continue;
-			rc.lba = wc.lba;
-			rc.nlb = wc.nlb;
-			ret = rw_cmd(dev, &rc, rbuf, lbs, o->verbose, errline,
-				     sizeof(errline));
-			if (ret) {
-				res.verify = "error";
-				err = errline;
-				goto summary;
-			}
-			ret = verify_read(o, &res, rbuf, scratch, lbs, rc.lba, rc.nlb,
-					  "LBA", errline, sizeof(errline));
-			if (ret) {
-				err = errline;
-				goto summary;
-			}
-		}
-	}
-	ret = 0;
-summary:
-	if (o->json)
-		print_json(o, &res, o->verify_only ? "READ(16)" :
-			   wop_name(wc.op), lbs, err);
-	else if (!ret)
-		print_summary(o, &res, o->verify_only ? "READ(16)" :
-			      wop_name(wc.op), lbs);
-out:
-	free(g);
-	free(r);
-	free(buf);
-	free(rbuf);
-	free(scratch);
-	return ret;
-}
+static const struct wr_ops scsi_ops = {
+	.prepare = scsi_prepare,
+	.begin = scsi_begin,
+	.build = scsi_build,
+	.submit = scsi_submit,
+};
 
 /* ---- NVMe: Write with the Data Placement directive (FDP) ---- */
 
@@ -781,18 +781,78 @@ static int nvme_identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
 	return fhint_dev_nvme_admin(dev, &c, buf, NULL);
 }
 
-static int nvme_fail(struct fhint_dev *dev, const char *what, int ret,
-		     char *errline, size_t errlen)
+static int nvme_fail(struct wr_job *j, const char *what, int ret)
 {
 	struct fhint_nvme_status st;
 	char line[160];
 
-	if (ret == -EIO && !fhint_dev_nvme_status(dev, &st))
+	if (ret == -EIO && !fhint_dev_nvme_status(j->dev, &st))
 		fhint_nvme_status_format(&st, line, sizeof(line));
 	else
 		snprintf(line, sizeof(line), "%s", strerror(-ret));
-	snprintf(errline, errlen, "%s: %s", what, line);
-	return cli_err(PROG, CLI_EXIT_DEVICE, "%s", errline);
+	snprintf(j->errline, sizeof(j->errline), "%s: %s", what, line);
+	return cli_err(PROG, CLI_EXIT_DEVICE, "%s", j->errline);
+}
+
+/* Identify Controller then Namespace (NVMe 2.0 5.17.2.1, 5.17.2.2) into
+ * @lim. */
+static int nvme_limits(struct wr_job *j, struct fhint_nvme_limits *lim)
+{
+	uint8_t *id = calloc(1, FHINT_NVME_IDENTIFY_LEN);
+	int ret;
+
+	if (!id)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	ret = nvme_identify(j->dev, FHINT_NVME_CNS_CTRL, 0, id);
+	if (!ret)
+		ret = fhint_nvme_id_ctrl_decode(id, FHINT_NVME_IDENTIFY_LEN,
+						4096, lim);
+	if (ret) {
+		ret = nvme_fail(j, "Identify Controller", ret);
+		goto out;
+	}
+	ret = nvme_identify(j->dev, FHINT_NVME_CNS_NS, j->nsid, id);
+	if (!ret)
+		ret = fhint_nvme_id_ns_decode(id, FHINT_NVME_IDENTIFY_LEN, lim);
+	if (ret)
+		ret = nvme_fail(j, "Identify Namespace", ret);
+out:
+	free(id);
+	return ret;
+}
+
+static int nvme_prepare(struct wr_job *j)
+{
+	const struct wr_opts *o = j->o;
+	struct fhint_nvme_limits lim;
+	int ret;
+
+	if (o->hint >= 0 || o->group >= 0 || o->stream >= 0 || o->cdb != 16)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "%s: NVMe takes --placement (not --hint, --group, --stream, --cdb)",
+			       o->target);
+	memset(&lim, 0, sizeof(lim));
+	j->nsid = fhint_dev_nvme_nsid(j->dev);
+	ret = nvme_limits(j, &lim);
+	if (ret)
+		return ret;
+	j->lbs = lim.lba_bytes;
+	j->cap = lim.nsze;
+	if (lim.md_extended || j->lbs < 512 || j->lbs % 8)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "%s: LBA format with extended metadata not supported",
+			       o->target);
+	if (o->placement >= 0 && !lim.fdp)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "%s: the controller does not support Flexible Data Placement",
+			       o->target);
+	j->max_nlb = FHINT_NVME_MAX_NLB;	/* NLB: 16 bits, 0's based */
+	if (lim.max_xfer_bytes && j->max_nlb > lim.max_xfer_bytes / j->lbs)
+		j->max_nlb = lim.max_xfer_bytes / j->lbs ?
+			     lim.max_xfer_bytes / j->lbs : 1;
+	j->write_name = "Write";
+	j->read_name = "Read";
+	return 0;
 }
 
 /*
@@ -801,324 +861,304 @@ static int nvme_fail(struct fhint_dev *dev, const char *what, int ret,
  * (reclaim group in the upper RGIF bits, placement handle below; NVMe
  * TP4146), in DSPEC (CDW13 31:16).
  */
-static int run_nvme(const struct wr_opts *o, struct fhint_dev *dev)
+static int nvme_build(struct wr_job *j, struct wr_cmd *c)
 {
-	struct wr_result res = { .group = -1, .rw_hint_read = -1 };
-	struct fhint_nvme_limits lim;
-	struct fhint_range *r = NULL;
-	struct nvme_passthru_cmd cmd;
 	struct fhint_nvme_rw rw;
-	uint8_t *id = NULL, *buf = NULL, *rbuf = NULL, *scratch = NULL;
-	char errline[256] = "", what[96];
-	const char *err = NULL;
-	uint64_t chunk, done;
-	uint32_t nsid = fhint_dev_nvme_nsid(dev), lbs = 0;
-	int i, ret;
+	int ret;
 
-	if (o->hint >= 0 || o->group >= 0 || o->stream >= 0 || o->cdb != 16)
-		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-			       "%s: NVMe takes --placement (not --hint, --group, --stream, --cdb)",
-			       o->target);
-	memset(&lim, 0, sizeof(lim));
-	id = calloc(1, FHINT_NVME_IDENTIFY_LEN);
-	r = calloc((size_t)o->nranges, sizeof(*r));
-	if (!id || !r) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-		goto out;
-	}
-	ret = nvme_identify(dev, FHINT_NVME_CNS_CTRL, 0, id);
-	if (!ret)
-		ret = fhint_nvme_id_ctrl_decode(id, FHINT_NVME_IDENTIFY_LEN,
-						4096, &lim);
-	if (ret) {
-		ret = nvme_fail(dev, "Identify Controller", ret, errline,
-				sizeof(errline));
-		goto out;
-	}
-	ret = nvme_identify(dev, FHINT_NVME_CNS_NS, nsid, id);
-	if (!ret)
-		ret = fhint_nvme_id_ns_decode(id, FHINT_NVME_IDENTIFY_LEN, &lim);
-	if (ret) {
-		ret = nvme_fail(dev, "Identify Namespace", ret, errline,
-				sizeof(errline));
-		goto out;
-	}
-	lbs = lim.lba_bytes;
-	if (lim.md_extended || lbs < 512 || lbs % 8) {
-		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-			      "%s: LBA format with extended metadata not supported",
-			      o->target);
-		goto out;
-	}
-	if (o->placement >= 0 && !lim.fdp) {
-		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-			      "%s: the controller does not support Flexible Data Placement",
-			      o->target);
-		goto out;
-	}
-	ret = parse_ranges(o, lbs, lim.nsze, false, r);
-	if (ret)
-		goto out;
-	chunk = FHINT_NVME_MAX_NLB;	/* NLB: 16 bits, 0's based */
-	if (lim.max_xfer_bytes && chunk > lim.max_xfer_bytes / lbs)
-		chunk = lim.max_xfer_bytes / lbs ? lim.max_xfer_bytes / lbs : 1;
-	ret = parse_bs(o, lbs, chunk, &chunk);
-	if (ret)
-		goto out;
-	buf = malloc(chunk * lbs);
-	rbuf = malloc(chunk * lbs);
-	scratch = malloc(lbs);
-	if (!buf || !rbuf || !scratch) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-		goto out;
-	}
-	if (o->verify || o->verify_only)
-		res.verify = "ok";
-	for (i = 0; i < o->nranges; i++) {
-		for (done = 0; done < r[i].len; done += rw.nlb) {
-			memset(&rw, 0, sizeof(rw));
-			rw.nsid = nsid;
-			rw.slba = r[i].start + done;
-			rw.nlb = (uint32_t)(r[i].len - done < chunk ?
-					    r[i].len - done : chunk);
-			rw.fua = o->fua;
-			if (!o->verify_only) {
-				if (o->placement >= 0) {
-					rw.dtype = FHINT_NVME_DTYPE_DATA_PLACEMENT;
-					rw.dspec = (uint16_t)o->placement;
-				}
-				fill(buf, lbs, rw.slba, rw.nlb, o);
-				memset(&cmd, 0, sizeof(cmd));
-				cmd.data_len = rw.nlb * lbs;
-				snprintf(what, sizeof(what),
-					 "Write SLBA %" PRIu64 " NLB %u",
-					 rw.slba, rw.nlb);
-				ret = fhint_nvme_write_encode(&rw, lbs, &cmd);
-				if (!ret) {
-					if (o->verbose)
-						fprintf(stderr, PROG ": %s cdw12 %08x cdw13 %08x\n",
-							what, cmd.cdw12, cmd.cdw13);
-					ret = fhint_dev_nvme(dev, &cmd, buf, NULL);
-				}
-				if (ret) {
-					ret = nvme_fail(dev, what, ret, errline,
-							sizeof(errline));
-					err = errline;
-					goto summary;
-				}
-				res.commands++;
-				res.blocks += rw.nlb;
-			}
-			if (!o->verify && !o->verify_only)
-				continue;
-			rw.dtype = 0;
-			rw.dspec = 0;
-			rw.fua = false;
-			memset(&cmd, 0, sizeof(cmd));
-			cmd.data_len = rw.nlb * lbs;
-			snprintf(what, sizeof(what), "Read SLBA %" PRIu64 " NLB %u",
-				 rw.slba, rw.nlb);
-			ret = fhint_nvme_read_encode(&rw, lbs, &cmd);
-			if (!ret)
-				ret = fhint_dev_nvme(dev, &cmd, rbuf, NULL);
-			if (ret) {
-				res.verify = "error";
-				ret = nvme_fail(dev, what, ret, errline,
-						sizeof(errline));
-				err = errline;
-				goto summary;
-			}
-			ret = verify_read(o, &res, rbuf, scratch, lbs, rw.slba, rw.nlb,
-					  "LBA", errline, sizeof(errline));
-			if (ret) {
-				err = errline;
-				goto summary;
-			}
+	memset(&rw, 0, sizeof(rw));
+	rw.nsid = j->nsid;
+	rw.slba = c->lba;
+	rw.nlb = c->nlb;
+	if (c->write) {
+		rw.fua = j->o->fua;
+		if (j->o->placement >= 0) {
+			rw.dtype = FHINT_NVME_DTYPE_DATA_PLACEMENT;
+			rw.dspec = (uint16_t)j->o->placement;
 		}
 	}
-	ret = 0;
-summary:
-	if (o->json)
-		print_json(o, &res, o->verify_only ? "Read" : "Write", lbs,
-			   err);
-	else if (!ret)
-		print_summary(o, &res, o->verify_only ? "Read" : "Write", lbs);
+	memset(&c->nvme, 0, sizeof(c->nvme));
+	c->nvme.data_len = c->nlb * j->lbs;
+	snprintf(c->what, sizeof(c->what), "%s SLBA %" PRIu64 " NLB %u",
+		 c->write ? "Write" : "Read", c->lba, c->nlb);
+	ret = c->write ? fhint_nvme_write_encode(&rw, j->lbs, &c->nvme) :
+			 fhint_nvme_read_encode(&rw, j->lbs, &c->nvme);
+	if (ret)
+		return nvme_fail(j, c->what, ret);
+	snprintf(c->wire, sizeof(c->wire), " cdw12 %08x cdw13 %08x",
+		 c->nvme.cdw12, c->nvme.cdw13);
+	return 0;
+}
+
+static int nvme_submit(struct wr_job *j, struct wr_cmd *c)
+{
+	int ret = fhint_dev_nvme(j->dev, &c->nvme, c->buf, NULL);
+
+	return ret ? nvme_fail(j, c->what, ret) : 0;
+}
+
+static const struct wr_ops nvme_ops = {
+	.prepare = nvme_prepare,
+	.build = nvme_build,
+	.submit = nvme_submit,
+};
+
+/* ---- --file: the kernel path ---- */
+
+static int file_open(struct wr_job *j)
+{
+	const struct wr_opts *o = j->o;
+	int flags = (o->verify_only ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC;
+
+	if (o->fua)
+		flags |= O_DSYNC;
+	j->fd = open(o->file, flags);
+	if (j->fd < 0 && errno == ENOENT && !o->verify_only)
+		j->fd = open(o->file, flags | O_CREAT, 0644);
+	if (j->fd >= 0)
+		return 0;
+	if (errno == EINVAL)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "%s: O_DIRECT not supported by this file system",
+			       o->file);
+	return cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", o->file,
+		       strerror(errno));
+}
+
+/* A block device: its logical block size and capacity, and the in-use
+ * refusal. */
+static int file_blockdev(struct wr_job *j)
+{
+	const struct wr_opts *o = j->o;
+	char why[256];
+	int ss = 0;
+
+	if (ioctl(j->fd, BLKSSZGET, &ss) == 0 && ss > 0)
+		j->lbs = (uint32_t)ss;
+	if (ioctl(j->fd, BLKGETSIZE64, &j->cap))
+		return cli_err(PROG, CLI_EXIT_DEVICE, "%s: BLKGETSIZE64: %s",
+			       o->file, strerror(errno));
+	j->cap /= j->lbs;
+	if (!o->force && !o->verify_only &&
+	    cli_check_unused(o->file, why, sizeof(why)) == -EBUSY)
+		return cli_err(PROG, CLI_EXIT_UNSAFE, "%s", why);
+	return 0;
+}
+
+static int file_prepare(struct wr_job *j)
+{
+	const struct wr_opts *o = j->o;
+	struct stat st;
+	int ret;
+
+	j->lbs = WR_FILE_LBS;
+	j->write_name = "pwrite";
+	j->read_name = "pread";
+	j->unit = "block";
+	ret = file_open(j);
+	if (ret)
+		return ret;
+	if (fstat(j->fd, &st))
+		return cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", o->file,
+			       strerror(errno));
+	if (S_ISBLK(st.st_mode))
+		return file_blockdev(j);
+	if (!S_ISREG(st.st_mode))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "%s: not a regular file or block device", o->file);
+	if (o->verify_only)
+		j->cap = (uint64_t)st.st_size / j->lbs;
+	else
+		j->grow = true;
+	return 0;
+}
+
+/* --hint: F_SET_RW_HINT, read back with F_GET_RW_HINT. */
+static int file_begin(struct wr_job *j)
+{
+	const struct wr_opts *o = j->o;
+	uint64_t arg, get = 0;
+
+	if (o->hint < 0 || o->verify_only)
+		return 0;
+	if (fhint_hint_to_fcntl(o->hint, &arg) < 0 ||
+	    fcntl(j->fd, FHINT_F_SET_RW_HINT, &arg) < 0)
+		/* EINVAL: kernel before 4.13 or a value it rejects */
+		return errno == EINVAL || errno == ENOTTY ?
+			cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+				"%s: F_SET_RW_HINT: %s (kernel without write hints?)",
+				o->file, strerror(errno)) :
+			cli_err(PROG, CLI_EXIT_DEVICE, "%s: F_SET_RW_HINT: %s",
+				o->file, strerror(errno));
+	if (fcntl(j->fd, FHINT_F_GET_RW_HINT, &get) == 0)
+		j->res.rw_hint_read = (int)get;
+	return 0;
+}
+
+static int file_build(struct wr_job *j, struct wr_cmd *c)
+{
+	snprintf(c->what, sizeof(c->what), "%s at byte %" PRIu64,
+		 c->write ? "pwrite" : "pread", c->lba * j->lbs);
+	snprintf(c->wire, sizeof(c->wire), ", %" PRIu64 " bytes",
+		 (uint64_t)c->nlb * j->lbs);
+	return 0;
+}
+
+static int file_submit(struct wr_job *j, struct wr_cmd *c)
+{
+	size_t len = (size_t)c->nlb * j->lbs;
+	off_t off = (off_t)(c->lba * j->lbs);
+	ssize_t got = c->write ? pwrite(j->fd, c->buf, len, off) :
+				 pread(j->fd, c->buf, len, off);
+
+	if (got == (ssize_t)len)
+		return 0;
+	snprintf(j->errline, sizeof(j->errline), "%s: %s", c->what,
+		 got < 0 ? strerror(errno) : c->write ? "short write" :
+		 "short read");
+	return cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", j->o->file,
+		       j->errline);
+}
+
+/* Without --fua (O_DSYNC) the data reaches the medium here. */
+static int file_complete(struct wr_job *j)
+{
+	if (j->o->verify_only || j->o->fua || !fsync(j->fd))
+		return 0;
+	snprintf(j->errline, sizeof(j->errline), "fsync failed");
+	return cli_err(PROG, CLI_EXIT_DEVICE, "%s: fsync: %s", j->o->file,
+		       strerror(errno));
+}
+
+static const struct wr_ops file_ops = {
+	.prepare = file_prepare,
+	.begin = file_begin,
+	.build = file_build,
+	.submit = file_submit,
+	.complete = file_complete,
+};
+
+/* ---- the driver ---- */
+
+/* Build and send one command; -v shows it first. */
+static int send_cmd(const struct wr_ops *p, struct wr_job *j,
+		    struct wr_cmd *c)
+{
+	int ret = p->build(j, c);
+
+	if (ret)
+		return ret;
+	if (j->o->verbose)
+		fprintf(stderr, PROG ": %s%s\n", c->what, c->wire);
+	return p->submit(j, c);
+}
+
+/* One chunk: written (unless --verify-only), then read back and compared
+ * (--verify, --verify-only). */
+static int do_chunk(const struct wr_ops *p, struct wr_job *j, uint64_t lba,
+		    uint32_t nlb, uint8_t *buf, uint8_t *rbuf, uint8_t *scratch)
+{
+	const struct wr_opts *o = j->o;
+	struct wr_cmd c = { .lba = lba, .nlb = nlb };
+	int ret;
+
+	if (!o->verify_only) {
+		fill(buf, j->lbs, lba, nlb, o);
+		c.write = true;
+		c.buf = buf;
+		ret = send_cmd(p, j, &c);
+		if (ret)
+			return ret;
+		j->res.commands++;
+		j->res.blocks += nlb;
+	}
+	if (!o->verify && !o->verify_only)
+		return 0;
+	c.write = false;
+	c.buf = rbuf;
+	ret = send_cmd(p, j, &c);
+	if (ret) {
+		j->res.verify = "error";
+		return ret;
+	}
+	return verify_read(o, &j->res, rbuf, scratch, j->lbs, lba, nlb,
+			   j->unit, j->errline, sizeof(j->errline));
+}
+
+/* Every range in chunks of j->chunk blocks. */
+static int do_ranges(const struct wr_ops *p, struct wr_job *j)
+{
+	uint8_t *buf = NULL, *rbuf = NULL, *scratch = NULL;
+	size_t bytes = j->chunk * j->lbs;
+	uint64_t done, n;
+	int i, ret = 0;
+
+	if (posix_memalign((void **)&buf, 4096, bytes) ||
+	    posix_memalign((void **)&rbuf, 4096, bytes) ||
+	    !(scratch = malloc(j->lbs))) {
+		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+		goto out;
+	}
+	if (j->o->verify || j->o->verify_only)
+		j->res.verify = "ok";
+	for (i = 0; i < j->o->nranges && !ret; i++)
+		for (done = 0; done < j->r[i].len && !ret; done += n) {
+			n = j->r[i].len - done < j->chunk ?
+			    j->r[i].len - done : j->chunk;
+			ret = do_chunk(p, j, j->r[i].start + done,
+				       (uint32_t)n, buf, rbuf, scratch);
+		}
+	if (!ret && p->complete)
+		ret = p->complete(j);
 out:
-	free(id);
-	free(r);
 	free(buf);
 	free(rbuf);
 	free(scratch);
 	return ret;
 }
 
-/* ---- --file: the kernel path ---- */
-
-static int run_file(const struct wr_opts *o)
+static void summarize(const struct wr_job *j, int ret)
 {
-	struct wr_result res = { .group = -1, .rw_hint_read = -1 };
-	struct fhint_range *r = NULL;
-	uint8_t *buf = NULL, *rbuf = NULL, *scratch = NULL;
-	char errline[256] = "";
-	const char *err = NULL;
-	uint64_t cap = 0, chunk, done, arg, n;
-	uint32_t lbs = WR_FILE_LBS;
-	struct stat st;
-	bool blk;
-	int fd, i, ret, flags;
-	ssize_t got;
+	const char *cmd = j->o->verify_only ? j->read_name : j->write_name;
 
-	flags = (o->verify_only ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC;
-	if (o->fua)
-		flags |= O_DSYNC;
-	fd = open(o->file, flags);
-	if (fd < 0 && errno == ENOENT && !o->verify_only)
-		fd = open(o->file, flags | O_CREAT, 0644);
-	if (fd < 0) {
-		if (errno == EINVAL)
-			return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-				       "%s: O_DIRECT not supported by this file system",
-				       o->file);
-		return cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", o->file,
-			       strerror(errno));
-	}
-	if (fstat(fd, &st)) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s", o->file,
-			      strerror(errno));
-		goto out;
-	}
-	blk = S_ISBLK(st.st_mode);
-	if (!blk && !S_ISREG(st.st_mode)) {
-		ret = cli_err(PROG, CLI_EXIT_USAGE,
-			      "%s: not a regular file or block device", o->file);
-		goto out;
-	}
-	if (blk) {
-		int ss = 0;
-
-		if (ioctl(fd, BLKSSZGET, &ss) == 0 && ss > 0)
-			lbs = (uint32_t)ss;
-		if (ioctl(fd, BLKGETSIZE64, &cap)) {
-			ret = cli_err(PROG, CLI_EXIT_DEVICE, "%s: BLKGETSIZE64: %s",
-				      o->file, strerror(errno));
-			goto out;
-		}
-		cap /= lbs;
-		if (!o->force && !o->verify_only) {
-			char why[256];
-
-			if (cli_check_unused(o->file, why, sizeof(why)) ==
-			    -EBUSY) {
-				ret = cli_err(PROG, CLI_EXIT_UNSAFE, "%s", why);
-				goto out;
-			}
-		}
-	} else if (o->verify_only) {
-		cap = (uint64_t)st.st_size / lbs;
-	}
-	r = calloc((size_t)o->nranges, sizeof(*r));
-	if (!r) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-		goto out;
-	}
-	ret = parse_ranges(o, lbs, cap, !blk && !o->verify_only, r);
-	if (ret)
-		goto out;
-	ret = parse_bs(o, lbs, 0, &chunk);
-	if (ret)
-		goto out;
-
-	if (o->hint >= 0 && !o->verify_only) {
-		uint64_t get = 0;
-
-		if (fhint_hint_to_fcntl(o->hint, &arg) < 0 ||
-		    fcntl(fd, FHINT_F_SET_RW_HINT, &arg) < 0) {
-			/* EINVAL: kernel before 4.13 or a value it rejects */
-			ret = errno == EINVAL || errno == ENOTTY ?
-				cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-					"%s: F_SET_RW_HINT: %s (kernel without write hints?)",
-					o->file, strerror(errno)) :
-				cli_err(PROG, CLI_EXIT_DEVICE,
-					"%s: F_SET_RW_HINT: %s", o->file,
-					strerror(errno));
-			goto out;
-		}
-		if (fcntl(fd, FHINT_F_GET_RW_HINT, &get) == 0)
-			res.rw_hint_read = (int)get;
-	}
-
-	if (posix_memalign((void **)&buf, 4096, chunk * lbs) ||
-	    posix_memalign((void **)&rbuf, 4096, chunk * lbs) ||
-	    !(scratch = malloc(lbs))) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-		goto out;
-	}
-	if (o->verify || o->verify_only)
-		res.verify = "ok";
-	for (i = 0; i < o->nranges; i++) {
-		for (done = 0; done < r[i].len; done += n) {
-			uint64_t lba = r[i].start + done;
-			off_t off = (off_t)(lba * lbs);
-
-			n = r[i].len - done < chunk ? r[i].len - done : chunk;
-			if (!o->verify_only) {
-				fill(buf, lbs, lba, n, o);
-				got = pwrite(fd, buf, n * lbs, off);
-				if (got != (ssize_t)(n * lbs)) {
-					snprintf(errline, sizeof(errline),
-						 "pwrite at byte %" PRIu64 ": %s",
-						 (uint64_t)off, got < 0 ?
-						 strerror(errno) : "short write");
-					ret = cli_err(PROG, CLI_EXIT_DEVICE,
-						      "%s: %s", o->file, errline);
-					err = errline;
-					goto summary;
-				}
-				res.commands++;
-				res.blocks += n;
-			}
-			if (!o->verify && !o->verify_only)
-				continue;
-			got = pread(fd, rbuf, n * lbs, off);
-			if (got != (ssize_t)(n * lbs)) {
-				snprintf(errline, sizeof(errline),
-					 "pread at byte %" PRIu64 ": %s",
-					 (uint64_t)off, got < 0 ?
-					 strerror(errno) : "short read");
-				ret = cli_err(PROG, CLI_EXIT_DEVICE, "%s: %s",
-					      o->file, errline);
-				res.verify = "error";
-				err = errline;
-				goto summary;
-			}
-			ret = verify_read(o, &res, rbuf, scratch, lbs, lba, n,
-					  "block", errline, sizeof(errline));
-			if (ret) {
-				err = errline;
-				goto summary;
-			}
-		}
-	}
-	if (!o->verify_only && !o->fua && fsync(fd)) {
-		ret = cli_err(PROG, CLI_EXIT_DEVICE, "%s: fsync: %s", o->file,
-			      strerror(errno));
-		err = "fsync failed";
-		goto summary;
-	}
-	ret = 0;
-summary:
-	if (o->json)
-		print_json(o, &res, o->verify_only ? "pread" : "pwrite", lbs,
-			   err);
+	if (j->o->json)
+		print_json(j->o, &j->res, cmd, j->lbs,
+			   ret ? j->errline : NULL);
 	else if (!ret)
-		print_summary(o, &res, o->verify_only ? "pread" : "pwrite",
-			      lbs);
+		print_summary(j->o, &j->res, cmd, j->lbs);
+}
+
+static int drive(const struct wr_ops *p, const struct wr_opts *o,
+		 struct fhint_dev *dev)
+{
+	struct wr_job j = {
+		.o = o, .dev = dev, .fd = -1, .unit = "LBA",
+		.res = { .group = -1, .rw_hint_read = -1 },
+	};
+	int ret;
+
+	ret = p->prepare(&j);
+	if (ret)
+		goto out;
+	j.r = calloc((size_t)o->nranges, sizeof(*j.r));
+	if (!j.r) {
+		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+		goto out;
+	}
+	ret = parse_ranges(o, j.lbs, j.cap, j.grow, j.r);
+	if (!ret)
+		ret = parse_bs(o, j.lbs, j.max_nlb, &j.chunk);
+	if (!ret && p->begin)
+		ret = p->begin(&j);
+	if (ret)
+		goto out;
+	ret = do_ranges(p, &j);
+	summarize(&j, ret);
 out:
-	close(fd);
-	free(r);
-	free(buf);
-	free(rbuf);
-	free(scratch);
+	if (j.fd >= 0)
+		close(j.fd);
+	free(j.g);
+	free(j.r);
 	return ret;
 }
 
@@ -1133,7 +1173,7 @@ static int run(int argc, char **argv, struct fhint_dev *dev)
 	if (ret)
 		return ret < 0 ? CLI_EXIT_OK : ret;
 	if (o.file)
-		return run_file(&o);
+		return drive(&file_ops, &o, NULL);
 	if (!dev) {
 		if (!o.force && !o.verify_only &&
 		    cli_check_unused(o.target, err, sizeof(err)) == -EBUSY)
@@ -1158,14 +1198,14 @@ static int run(int argc, char **argv, struct fhint_dev *dev)
 			      "%s: not a SCSI or NVMe device (no SG_IO); --file %s writes through the kernel with F_SET_RW_HINT",
 			      o.target, o.target);
 	else if (!strcmp(fhint_dev_transport(dev), "nvme"))
-		ret = run_nvme(&o, dev);
+		ret = drive(&nvme_ops, &o, dev);
 	else if (o.placement >= 0)
 		/* placement handles are NVMe FDP; SCSI has GROUP NUMBER */
 		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			      "%s: --placement: not supported on this target yet (NVMe FDP only)",
 			      o.target);
 	else
-		ret = run_scsi(&o, dev);
+		ret = drive(&scsi_ops, &o, dev);
 	fhint_dev_close(own);
 	return ret;
 }
