@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -563,11 +564,15 @@ void cli_hexdump(const void *buf, size_t len, const char *indent)
 }
 
 int cli_opt_common(const char *prog, int c, char **argv,
-		   void (*usage)(FILE *f))
+		   void (*usage)(FILE *f), struct cli_dev_opts *dev)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
 
 	switch (c) {
+	case CLI_OPT_RETRIES:
+		return cli_parse_retries(prog, optarg, dev);
+	case CLI_OPT_TIMEOUT:
+		return cli_parse_timeout(prog, optarg, dev);
 	case 'h':
 		usage(stdout);
 		return -1;
@@ -658,6 +663,70 @@ unsigned int cli_report_ua(const char *prog, struct fhint_dev *dev,
 		what ? what : "a command",
 		n > 1 ? " (and earlier ones)" : "");
 	return n;
+}
+
+static volatile sig_atomic_t stop_signal;
+static struct sigaction stop_old[2];
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+void cli_stop_catch(bool on)
+{
+	struct sigaction sa;
+
+	if (!on) {
+		sigaction(SIGINT, &stop_old[0], NULL);
+		sigaction(SIGTERM, &stop_old[1], NULL);
+		return;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	sigaction(SIGINT, &sa, &stop_old[0]);
+	sigaction(SIGTERM, &sa, &stop_old[1]);
+}
+
+int cli_stop_signal(void)
+{
+	return stop_signal;
+}
+
+const char *cli_stop_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+	       "signal";
+}
+
+int cli_parse_progress(const char *prog, const char *arg, unsigned long *n)
+{
+	const char *a = arg ? arg + (arg[0] == '=') : NULL;
+	char *end;
+
+	*n = CLI_PROGRESS_DEFAULT;
+	if (!arg)
+		return 0;
+	errno = 0;
+	*n = strtoul(a, &end, 10);
+	if (errno || *end || !*a || !isdigit((unsigned char)a[0]) || !*n)
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "bad --progress count '%s'", arg);
+	return 0;
+}
+
+int cli_progress_bare(const char *prog, bool bare, int optind, int argc,
+		      char **argv)
+{
+	const char *next = optind < argc ? argv[optind] : "";
+
+	if (!bare || !next[0] || strspn(next, "0123456789") != strlen(next))
+		return 0;
+	return cli_err(prog, CLI_EXIT_USAGE,
+		       "--progress takes its count attached (--progress=%s or -P%s); '%s' would be the target",
+		       next, next, next);
 }
 
 int cli_open_exit(int err)

@@ -16,6 +16,8 @@
  *      is busy, an emu: backing file is locked by another process)
  *   4  the device cannot do what was asked: not a SCSI device where SCSI
  *      is needed, no discard support, no streams, an unsupported method
+ *   130, 143  stopped by SIGINT or SIGTERM (fhint-trim, fhint-write,
+ *      fhint-conform): the command in flight finished, no other was sent
  */
 #ifndef FHINT_SGTOOLS_CLI_H
 #define FHINT_SGTOOLS_CLI_H
@@ -77,13 +79,26 @@ int cli_check_unused(const char *target, char *why, size_t whylen);
 int cli_fs_signature(const char *target, char *what, size_t len);
 
 /*
- * The getopt_long cases every tool shares, for the default branch of its
- * option switch (@c is getopt's return value): 'h' prints @usage to stdout
- * and 'V' the version, both returning -1 (exit 0); a missing argument (':')
- * and an unknown option print one line and return CLI_EXIT_USAGE.
+ * The long options every tool has: CLI_LONG_OPTS_COMMON ends a tool's
+ * getopt_long table (--retries, --timeout, --help, --version, then the
+ * terminating entry).  cli_opt_common() takes their cases, for the
+ * default branch of the tool's option switch (@c is getopt's return
+ * value): --retries and --timeout parsed into @dev (0: go on), 'h' prints
+ * @usage to stdout and 'V' the version (-1: exit 0); a bad value, a
+ * missing argument (':') and an unknown option print one line and return
+ * CLI_EXIT_USAGE.
  */
+#define CLI_OPT_RETRIES		0x1001
+#define CLI_OPT_TIMEOUT		0x1002
+#define CLI_LONG_OPTS_COMMON \
+	{ "retries", required_argument, NULL, CLI_OPT_RETRIES }, \
+	{ "timeout", required_argument, NULL, CLI_OPT_TIMEOUT }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }, \
+	{ NULL, 0, NULL, 0 }
+struct cli_dev_opts;
 int cli_opt_common(const char *prog, int c, char **argv,
-		   void (*usage)(FILE *f));
+		   void (*usage)(FILE *f), struct cli_dev_opts *dev);
 
 /* The library's messages (fhint/log.h) on stderr, one line each, as
  * "@prog: message" (a FHINT_LOG_WARNING as "@prog: warning: ..."). */
@@ -123,6 +138,31 @@ void cli_dev_apply(struct fhint_dev *dev, const struct cli_dev_opts *o);
  */
 unsigned int cli_report_ua(const char *prog, struct fhint_dev *dev,
 			   const char *what);
+
+/*
+ * SIGINT and SIGTERM while a tool sends commands: the command in flight
+ * finishes, no other is sent, what was sent is reported, and the tool
+ * exits CLI_EXIT_SIGNAL(sig) (128 + the signal: 130, 143).
+ * cli_stop_catch(true) installs the handlers and forgets an earlier stop,
+ * cli_stop_catch(false) puts the previous ones back; cli_stop_signal() is
+ * the signal caught since, or 0; cli_stop_name() "SIGINT" or "SIGTERM".
+ */
+#define CLI_EXIT_SIGNAL(sig)	(128 + (sig))
+void cli_stop_catch(bool on);
+int cli_stop_signal(void);
+const char *cli_stop_name(int sig);
+
+/*
+ * -P, --progress[=N]: a line on stderr every N commands (default
+ * CLI_PROGRESS_DEFAULT).  cli_parse_progress() takes getopt's optarg
+ * (NULL for the bare option); after the options, cli_progress_bare()
+ * refuses a bare "--progress 100", where 100 would be taken for the
+ * target.  Both return 0 or CLI_EXIT_USAGE after one line.
+ */
+#define CLI_PROGRESS_DEFAULT	1000
+int cli_parse_progress(const char *prog, const char *arg, unsigned long *n);
+int cli_progress_bare(const char *prog, bool bare, int optind, int argc,
+		      char **argv);
 
 /* The exit status for an error opening a target (table above). */
 int cli_open_exit(int err);

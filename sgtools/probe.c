@@ -374,15 +374,11 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		{ "samples", required_argument, NULL, 'N' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "retries", required_argument, NULL, 'R' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		CLI_LONG_OPTS_COMMON,
 	};
 	char *end;
 	unsigned long v;
-	int opt;
+	int opt, ret;
 
 	cli_dev_opts_init(&o->dev);
 	optind = 0;	/* GNU: reinitialise */
@@ -426,16 +422,11 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		case 'v':
 			o->verbose++;
 			break;
-		case 'R':
-			if (cli_parse_retries(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'T':
-			if (cli_parse_timeout(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
 		default:
-			return cli_opt_common(PROG, opt, argv, usage);
+			ret = cli_opt_common(PROG, opt, argv, usage, &o->dev);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind >= argc)

@@ -74,24 +74,20 @@ CLI_OPT_TIMEOUT_HELP
 "cannot do it (no timing log page; --plot without gnuplot).\n");
 }
 
-enum { OPT_RESET = 256, OPT_PLOT, OPT_RETRIES, OPT_TIMEOUT };
+enum { OPT_RESET = 256, OPT_PLOT };
 
 static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "reset", no_argument, NULL, OPT_RESET },
-	{ "retries", required_argument, NULL, OPT_RETRIES },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CLI_LONG_OPTS_COMMON,
 };
 
 /* 0 to go on, -1 to exit 0 (help/version), else the exit status. */
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
-	int c;
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	cli_dev_opts_init(&o->dev);
@@ -112,19 +108,14 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		case OPT_RESET:
 			o->reset = true;
 			break;
-		case OPT_RETRIES:
-			if (cli_parse_retries(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
-		case OPT_TIMEOUT:
-			if (cli_parse_timeout(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
 		case 'v':
 			o->verbose++;
 			break;
 		default:
-			return cli_opt_common(PROG, c, argv, usage);
+			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (optind >= argc)

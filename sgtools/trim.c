@@ -41,7 +41,6 @@
 #include "trim.h"
 
 #define PROG			"fhint-trim"
-#define TRIM_PROGRESS_DEFAULT	1000
 #define TRIM_MAX_FILES		16
 
 static const struct {
@@ -148,7 +147,7 @@ CLI_OPT_TIMEOUT_HELP
 "TARGET: /dev/sdX, /dev/sgN, /dev/bsg/..., /dev/nvmeXnY, /dev/ngXnY,\n"
 "iscsi://HOST[:PORT]/IQN/LUN, or emu:[PATH][?KEY=VALUE&...] (the emulator).\n"
 "Exit: 0 ok, 1 device error, 2 bad usage or range, 3 device in use,\n"
-"4 device cannot discard this way.\n", TRIM_PROGRESS_DEFAULT);
+"4 device cannot discard this way.\n", CLI_PROGRESS_DEFAULT);
 }
 
 static bool is_block_method(int m)
@@ -203,15 +202,11 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		{ "force",	no_argument,		NULL, 'f' },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "query",	no_argument,		NULL, 'Q' },
-		{ "retries",	required_argument,	NULL, 'R' },
-		{ "timeout",	required_argument,	NULL, 'T' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		CLI_LONG_OPTS_COMMON,
 	};
 	bool progress_bare = false;
 	char why[160];
-	int c, i;
+	int c, i, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->method = -1;
@@ -265,20 +260,9 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 			o->json = true;
 			break;
 		case 'P':
-			o->progress = TRIM_PROGRESS_DEFAULT;
 			progress_bare = !optarg;
-			if (optarg) {
-				const char *a = optarg + (optarg[0] == '=');
-				char *end;
-
-				errno = 0;
-				o->progress = strtoul(a, &end, 10);
-				if (errno || *end || !*a || a[0] == '-' ||
-				    a[0] == '+' || a[0] == ' ' || !o->progress)
-					return cli_err(PROG, CLI_EXIT_USAGE,
-						       "bad --progress count '%s'",
-						       optarg);
-			}
+			if (cli_parse_progress(PROG, optarg, &o->progress))
+				return CLI_EXIT_USAGE;
 			break;
 		case 'f':
 			o->force = true;
@@ -289,25 +273,15 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		case 'Q':
 			o->query = true;
 			break;
-		case 'R':
-			if (cli_parse_retries(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'T':
-			if (cli_parse_timeout(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
 		default:
-			return cli_opt_common(PROG, c, argv, usage);
+			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
-	/* "--progress 100": the count must be attached, or 100 would be
-	 * taken for the target */
-	if (progress_bare && optind < argc && argv[optind][0] &&
-	    strspn(argv[optind], "0123456789") == strlen(argv[optind]))
-		return cli_err(PROG, CLI_EXIT_USAGE,
-			       "--progress takes its count attached (--progress=%s or -P%s); '%s' would be the target",
-			       argv[optind], argv[optind], argv[optind]);
+	if (cli_progress_bare(PROG, progress_bare, optind, argc, argv))
+		return CLI_EXIT_USAGE;
 	if (optind >= argc)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "no target given (try --help)");
@@ -315,7 +289,6 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 	o->args = argv + optind;
 	for (i = optind; i < argc; i++) {
 		struct fhint_range r;
-		int ret;
 
 		if (strcmp(argv[i], "-") == 0) {
 			o->read_stdin = true;
@@ -881,32 +854,6 @@ static void progress(const struct trim_run *t, const struct trim_opts *o,
 		t->sent, t->plan.n_cmds, t->sent_blocks, last ? ", done" : "");
 }
 
-/* SIGINT / SIGTERM: the command in flight finishes, no other is sent,
- * and what was sent is reported. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-static void catch_stop(bool on, struct sigaction *old)
-{
-	struct sigaction sa;
-
-	if (on) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_stop;
-		sigemptyset(&sa.sa_mask);
-		stop_signal = 0;
-		sigaction(SIGINT, &sa, &old[0]);
-		sigaction(SIGTERM, &sa, &old[1]);
-	} else {
-		sigaction(SIGINT, &old[0], NULL);
-		sigaction(SIGTERM, &old[1], NULL);
-	}
-}
-
 static int send_nvme(struct trim_run *t, const struct trim_opts *o,
 		     uint8_t *data, size_t cap)
 {
@@ -914,7 +861,7 @@ static int send_nvme(struct trim_run *t, const struct trim_opts *o,
 	size_t i;
 	int ret;
 
-	for (i = 0; i < t->plan.n_cmds && !stop_signal; i++) {
+	for (i = 0; i < t->plan.n_cmds && !cli_stop_signal(); i++) {
 		if (o->verbose)
 			show_cmd(t, i, data, cap, o->json ? stderr : stdout,
 				 NULL);
@@ -948,7 +895,7 @@ static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 	/* one command at a time, so a signal stops after the one in flight
 	 * (the block layer: 64, so its ranges stay in flight together) */
 	step = o->verbose ? 1 : o->progress ? o->progress : t->block ? 64 : 1;
-	while (i < t->plan.n_cmds && !stop_signal) {
+	while (i < t->plan.n_cmds && !cli_stop_signal()) {
 		view = t->plan;
 		view.cmds = t->plan.cmds + i;
 		view.n_cmds = t->plan.n_cmds - i < step ? t->plan.n_cmds - i
@@ -1453,11 +1400,11 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 	progress(t, o, true);
 	if (ret)
 		return ret;
-	if (stop_signal) {
-		t->interrupted = stop_signal;
-		return cli_err(PROG, 128 + stop_signal,
+	if (cli_stop_signal()) {
+		t->interrupted = cli_stop_signal();
+		return cli_err(PROG, CLI_EXIT_SIGNAL(t->interrupted),
 			       "%s: stopped after %zu of %zu commands",
-			       strsignal(stop_signal), t->sent,
+			       strsignal(t->interrupted), t->sent,
 			       t->plan.n_cmds);
 	}
 	if (o->verify) {
@@ -1472,7 +1419,6 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 
 static int trim_common(struct fhint_dev *given, int argc, char **argv)
 {
-	struct sigaction old_sig[2];
 	struct trim_opts o;
 	struct trim_run t;
 	int ret;
@@ -1483,9 +1429,9 @@ static int trim_common(struct fhint_dev *given, int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.method = FHINT_DISCARD_SCSI_UNMAP;
 	t.dev = given;
-	catch_stop(true, old_sig);
+	cli_stop_catch(true);
 	ret = run(&t, &o);
-	catch_stop(false, old_sig);
+	cli_stop_catch(false);
 	if (t.queried)
 		print_query(&t, &o, ret);
 	else if (o.json && t.dev && t.lim.logical_block_size)

@@ -355,7 +355,7 @@ static void usage(FILE *f)
 
 enum {
 	OPT_INTERVAL = 256, OPT_COUNT, OPT_FOLLOW, OPT_UEVENTS, OPT_SINCE,
-	OPT_OUTPUT, OPT_JOURNAL, OPT_RETRIES, OPT_TIMEOUT,
+	OPT_OUTPUT, OPT_JOURNAL,
 };
 
 static const struct option long_opts[] = {
@@ -367,12 +367,8 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "journal", no_argument, NULL, OPT_JOURNAL },
 	{ "json", no_argument, NULL, 'j' },
-	{ "retries", required_argument, NULL, OPT_RETRIES },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CLI_LONG_OPTS_COMMON,
 };
 
 static int parse_num(const char *s, unsigned long min, unsigned long max,
@@ -394,7 +390,7 @@ static int parse_num(const char *s, unsigned long min, unsigned long max,
 /* 0 to go on, -1 to exit 0 (help/version), else the exit status. */
 static int parse_args(int argc, char **argv, struct ua_opts *o)
 {
-	int c;
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = UA_DEFAULT_INTERVAL;
@@ -403,14 +399,6 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:jvhV", long_opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_RETRIES:
-			if (cli_parse_retries(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
-		case OPT_TIMEOUT:
-			if (cli_parse_timeout(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
-			break;
 		case OPT_INTERVAL:
 			if (parse_num(optarg, 1, 86400000, &o->interval_ms))
 				return cli_err(PROG, CLI_EXIT_USAGE,
@@ -451,7 +439,10 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 			o->verbose++;
 			break;
 		default:
-			return cli_opt_common(PROG, c, argv, usage);
+			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (o->journal && o->output)

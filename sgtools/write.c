@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,8 @@ struct wr_opts {
 	enum wr_pattern pat;
 	uint64_t seed;
 	const char *bs;
-	bool verify, verify_only, fua, json, force, seeded;
+	bool verify, verify_only, fua, json, force, seeded, dry_run;
+	unsigned long progress;	/* 0: off */
 	int verbose;
 	struct cli_dev_opts dev;
 	char **ranges;
@@ -72,6 +74,9 @@ struct wr_result {
 	uint64_t mismatch_lba;
 	int group;			/* -1 for WRITE STREAM / file */
 	int rw_hint_read;		/* F_GET_RW_HINT after setting, -1 */
+	uint64_t planned;		/* chunks the ranges make */
+	int interrupted;		/* the signal that stopped it, 0 */
+	struct json_object *plan;	/* --dry-run --json: every command */
 };
 
 /* ---- patterns: every block is a function of its LBA only ---- */
@@ -245,6 +250,9 @@ static void usage(FILE *f)
 "  --verify-only      do not write: read and compare with the pattern\n"
 "  --file PATH        regular file or block device: O_DIRECT, F_SET_RW_HINT\n"
 "                     (--hint only), pwrite\n"
+"  -n, --dry-run      print every command that would be sent, send none\n"
+"                     (the target is opened read-only)\n"
+"  -P, --progress[=N] progress on stderr every N commands (default %d)\n"
 "  -f, --force        write even if the device is mounted or in use\n"
 "  -j, --json         print a JSON summary\n"
 CLI_OPT_RETRIES_HELP
@@ -253,13 +261,13 @@ CLI_OPT_TIMEOUT_HELP
 "  -h, --help         this help\n"
 "  -V, --version      version\n"
 "Exit status: 0 ok, 1 device error or verify mismatch, 2 usage, 3 in use,\n"
-"4 not supported by the target.\n");
+"4 not supported by the target, 130/143 stopped by SIGINT/SIGTERM after\n"
+"the command in flight.\n", CLI_PROGRESS_DEFAULT);
 }
 
 enum {
 	OPT_HINT = 256, OPT_GROUP, OPT_STREAM, OPT_PLACEMENT, OPT_FILE,
 	OPT_CDB, OPT_PATTERN, OPT_VERIFY_ONLY, OPT_FUA, OPT_BS,
-	OPT_RETRIES, OPT_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -276,19 +284,18 @@ static const struct option long_opts[] = {
 	{ "bs", required_argument, NULL, OPT_BS },
 	{ "json", no_argument, NULL, 'j' },
 	{ "force", no_argument, NULL, 'f' },
-	{ "retries", required_argument, NULL, OPT_RETRIES },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ "progress", optional_argument, NULL, 'P' },
 	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+	CLI_LONG_OPTS_COMMON,
 };
 
 /* 0 to go on, else the exit status (-1 for "exit 0 now"). */
 static int parse_args(int argc, char **argv, struct wr_opts *o)
 {
 	unsigned long v;
-	int c, hints = 0;
+	bool progress_bare = false;
+	int c, ret, hints = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->hint = o->group = -1;
@@ -298,7 +305,7 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 	cli_dev_opts_init(&o->dev);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:cjfvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:cjfvhVnP::", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HINT:
 			v = (unsigned long)fhint_hint_from_name(optarg);
@@ -364,24 +371,29 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 		case 'f':
 			o->force = true;
 			break;
-		case OPT_RETRIES:
-			if (cli_parse_retries(PROG, optarg, &o->dev))
-				return CLI_EXIT_USAGE;
+		case 'n':
+			o->dry_run = true;
 			break;
-		case OPT_TIMEOUT:
-			if (cli_parse_timeout(PROG, optarg, &o->dev))
+		case 'P':
+			progress_bare = !optarg;
+			if (cli_parse_progress(PROG, optarg, &o->progress))
 				return CLI_EXIT_USAGE;
 			break;
 		case 'v':
 			o->verbose++;
 			break;
 		default:
-			return cli_opt_common(PROG, c, argv, usage);
+			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
+			if (ret)
+				return ret;
+			break;
 		}
 	}
 	if (hints > 1)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "--hint, --group, --stream and --placement exclude each other");
+	if (cli_progress_bare(PROG, progress_bare, optind, argc, argv))
+		return CLI_EXIT_USAGE;
 	if (o->file) {
 		if (o->group >= 0 || o->stream >= 0 || o->placement >= 0)
 			return cli_err(PROG, CLI_EXIT_USAGE,
@@ -515,6 +527,13 @@ static void print_json(const struct wr_opts *o, const struct wr_result *r,
 		json_object_object_add(v, "first_mismatch_lba",
 				       json_object_new_int64((int64_t)r->mismatch_lba));
 	json_object_object_add(j, "verify", v);
+	json_object_object_add(j, "dry_run",
+			       json_object_new_boolean(o->dry_run));
+	if (o->dry_run)
+		json_object_object_add(j, "plan", json_object_get(r->plan));
+	json_object_object_add(j, "interrupted", r->interrupted ?
+			       json_object_new_string(cli_stop_name(r->interrupted)) :
+			       NULL);
 	json_object_object_add(j, "error", error ?
 			       json_object_new_string(error) : NULL);
 	cli_json_print(j);
@@ -535,12 +554,14 @@ static void print_summary(const struct wr_opts *o, const struct wr_result *r,
 	else if (o->hint >= 0)
 		snprintf(hint, sizeof(hint), ", hint %s",
 			 fhint_hint_name(o->hint));
-	printf("%s: %" PRIu64 " %s command%s, %" PRIu64 " blocks of %u bytes%s, pattern %s%s\n",
+	printf("%s: %" PRIu64 " %s command%s, %" PRIu64 " blocks of %u bytes%s, pattern %s%s%s\n",
 	       o->target, o->verify_only ? r->read_commands : r->commands, cmd,
 	       (o->verify_only ? r->read_commands : r->commands) == 1 ? "" :
 	       "s", r->blocks, lbs, hint, pat_names[o->pat],
-	       r->verify ? (strcmp(r->verify, "ok") ? ", verify failed" :
-			    ", verified") : "");
+	       o->dry_run ? "" : !r->verify ? "" :
+	       strcmp(r->verify, "ok") ? ", verify failed" : ", verified",
+	       o->dry_run ? " (dry run: none sent)" :
+	       r->interrupted ? " (stopped)" : "");
 }
 
 /* ---- one driver over per-protocol operations ---- */
@@ -554,6 +575,8 @@ struct wr_cmd {
 	uint8_t *buf;
 	char what[96];		/* "WRITE(16) LBA 0 blocks 8": messages */
 	char wire[160];		/* ": 8a 00 ...": the bytes, for -v */
+	uint8_t raw[32];	/* the CDB, or NVMe CDW10..15 (little endian) */
+	size_t raw_len;
 	struct fhint_rw_cdb cdb;	/* SCSI */
 	struct nvme_passthru_cmd nvme;	/* NVMe */
 };
@@ -568,6 +591,7 @@ struct wr_job {
 	bool grow;			/* a regular file: ranges may extend it */
 	uint64_t max_nlb;		/* what one command carries, 0: no limit */
 	uint64_t chunk;			/* blocks per command */
+	uint64_t done;			/* chunks sent */
 	struct fhint_range *r;
 	const char *write_name, *read_name;	/* the summary's command */
 	const char *unit;		/* "LBA" or "block" in a mismatch */
@@ -727,6 +751,8 @@ static int scsi_build(struct wr_job *j, struct wr_cmd *c)
 	if (len < 0)
 		return cli_err(PROG, CLI_EXIT_USAGE, "%s: cannot encode",
 			       c->what);
+	memcpy(c->raw, cdb, (size_t)len);
+	c->raw_len = (size_t)len;
 	c->wire[n++] = ':';
 	for (i = 0; i < len && n + 4 < sizeof(c->wire); i++)
 		n += (size_t)snprintf(c->wire + n, sizeof(c->wire) - n,
@@ -887,6 +913,13 @@ static int nvme_build(struct wr_job *j, struct wr_cmd *c)
 		return nvme_fail(j, c->what, ret);
 	snprintf(c->wire, sizeof(c->wire), " cdw12 %08x cdw13 %08x",
 		 c->nvme.cdw12, c->nvme.cdw13);
+	fhint_put_le32(c->raw, c->nvme.cdw10);
+	fhint_put_le32(c->raw + 4, c->nvme.cdw11);
+	fhint_put_le32(c->raw + 8, c->nvme.cdw12);
+	fhint_put_le32(c->raw + 12, c->nvme.cdw13);
+	fhint_put_le32(c->raw + 16, c->nvme.cdw14);
+	fhint_put_le32(c->raw + 20, c->nvme.cdw15);
+	c->raw_len = 24;
 	return 0;
 }
 
@@ -908,12 +941,13 @@ static const struct wr_ops nvme_ops = {
 static int file_open(struct wr_job *j)
 {
 	const struct wr_opts *o = j->o;
-	int flags = (o->verify_only ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC;
+	bool ro = o->verify_only || o->dry_run;
+	int flags = (ro ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC;
 
 	if (o->fua)
 		flags |= O_DSYNC;
 	j->fd = open(o->file, flags);
-	if (j->fd < 0 && errno == ENOENT && !o->verify_only)
+	if (j->fd < 0 && errno == ENOENT && !ro)
 		j->fd = open(o->file, flags | O_CREAT, 0644);
 	if (j->fd >= 0)
 		return 0;
@@ -939,7 +973,7 @@ static int file_blockdev(struct wr_job *j)
 		return cli_err(PROG, CLI_EXIT_DEVICE, "%s: BLKGETSIZE64: %s",
 			       o->file, strerror(errno));
 	j->cap /= j->lbs;
-	if (!o->force && !o->verify_only &&
+	if (!o->force && !o->verify_only && !o->dry_run &&
 	    cli_check_unused(o->file, why, sizeof(why)) == -EBUSY)
 		return cli_err(PROG, CLI_EXIT_UNSAFE, "%s", why);
 	return 0;
@@ -979,7 +1013,7 @@ static int file_begin(struct wr_job *j)
 	const struct wr_opts *o = j->o;
 	uint64_t arg, get = 0;
 
-	if (o->hint < 0 || o->verify_only)
+	if (o->hint < 0 || o->verify_only || o->dry_run)
 		return 0;
 	if (fhint_hint_to_fcntl(o->hint, &arg) < 0 ||
 	    fcntl(j->fd, FHINT_F_SET_RW_HINT, &arg) < 0)
@@ -1023,7 +1057,7 @@ static int file_submit(struct wr_job *j, struct wr_cmd *c)
 /* Without --fua (O_DSYNC) the data reaches the medium here. */
 static int file_complete(struct wr_job *j)
 {
-	if (j->o->verify_only || j->o->fua || !fsync(j->fd))
+	if (j->o->verify_only || j->o->fua || j->o->dry_run || !fsync(j->fd))
 		return 0;
 	snprintf(j->errline, sizeof(j->errline), "fsync failed");
 	return cli_err(PROG, CLI_EXIT_DEVICE, "%s: fsync: %s", j->o->file,
@@ -1040,7 +1074,29 @@ static const struct wr_ops file_ops = {
 
 /* ---- the driver ---- */
 
-/* Build and send one command; -v shows it first. */
+/* --dry-run: the command on stdout, or in the JSON plan. */
+static void plan_add(struct wr_job *j, const struct wr_cmd *c)
+{
+	struct json_object *e;
+	char *hex;
+
+	if (!j->res.plan) {
+		printf("%s%s\n", c->what, c->wire);
+		return;
+	}
+	e = json_object_new_object();
+	json_object_object_add(e, "command", json_object_new_string(
+			c->write ? j->write_name : j->read_name));
+	json_object_object_add(e, "lba", json_object_new_uint64(c->lba));
+	json_object_object_add(e, "blocks", json_object_new_int64(c->nlb));
+	hex = c->raw_len ? cli_hex(c->raw, c->raw_len) : NULL;
+	json_object_object_add(e, "wire", hex ? json_object_new_string(hex) :
+			       NULL);
+	free(hex);
+	json_object_array_add(j->res.plan, e);
+}
+
+/* Build one command; -v shows it, --dry-run lists it instead of sending. */
 static int send_cmd(const struct wr_ops *p, struct wr_job *j,
 		    struct wr_cmd *c)
 {
@@ -1048,6 +1104,10 @@ static int send_cmd(const struct wr_ops *p, struct wr_job *j,
 
 	if (ret)
 		return ret;
+	if (j->o->dry_run) {
+		plan_add(j, c);
+		return 0;
+	}
 	if (j->o->verbose)
 		fprintf(stderr, PROG ": %s%s\n", c->what, c->wire);
 	return p->submit(j, c);
@@ -1063,7 +1123,8 @@ static int do_chunk(const struct wr_ops *p, struct wr_job *j, uint64_t lba,
 	int ret;
 
 	if (!o->verify_only) {
-		fill(buf, j->lbs, lba, nlb, o);
+		if (!o->dry_run)
+			fill(buf, j->lbs, lba, nlb, o);
 		c.write = true;
 		c.buf = buf;
 		ret = send_cmd(p, j, &c);
@@ -1081,8 +1142,33 @@ static int do_chunk(const struct wr_ops *p, struct wr_job *j, uint64_t lba,
 		j->res.verify = "error";
 		return ret;
 	}
+	if (o->dry_run) {
+		j->res.read_commands++;
+		j->res.blocks += o->verify_only ? nlb : 0;
+		return 0;
+	}
 	return verify_read(o, &j->res, rbuf, scratch, j->lbs, lba, nlb,
 			   j->unit, j->errline, sizeof(j->errline));
+}
+
+static void progress(const struct wr_job *j, bool last)
+{
+	if (!j->o->progress || (!last && j->done % j->o->progress))
+		return;
+	fprintf(stderr, PROG ": %" PRIu64 "/%" PRIu64 " commands, %" PRIu64
+		" blocks%s\n", j->done, j->res.planned, j->res.blocks,
+		last ? ", done" : "");
+}
+
+/* SIGINT / SIGTERM: after the command in flight, no other is sent. */
+static int stopped(struct wr_job *j)
+{
+	j->res.interrupted = cli_stop_signal();
+	snprintf(j->errline, sizeof(j->errline),
+		 "%s: stopped after %" PRIu64 " of %" PRIu64 " commands",
+		 strsignal(j->res.interrupted), j->done, j->res.planned);
+	return cli_err(PROG, CLI_EXIT_SIGNAL(j->res.interrupted), "%s",
+		       j->errline);
 }
 
 /* Every range in chunks of j->chunk blocks. */
@@ -1099,22 +1185,43 @@ static int do_ranges(const struct wr_ops *p, struct wr_job *j)
 		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
 		goto out;
 	}
-	if (j->o->verify || j->o->verify_only)
+	if ((j->o->verify || j->o->verify_only) && !j->o->dry_run)
 		j->res.verify = "ok";
 	for (i = 0; i < j->o->nranges && !ret; i++)
 		for (done = 0; done < j->r[i].len && !ret; done += n) {
+			if (cli_stop_signal()) {
+				ret = stopped(j);
+				break;
+			}
 			n = j->r[i].len - done < j->chunk ?
 			    j->r[i].len - done : j->chunk;
 			ret = do_chunk(p, j, j->r[i].start + done,
 				       (uint32_t)n, buf, rbuf, scratch);
+			j->done += !ret;
+			progress(j, false);
 		}
-	if (!ret && p->complete)
-		ret = p->complete(j);
+	progress(j, true);
+	if ((!ret || j->res.interrupted) && p->complete) {
+		int r = p->complete(j);
+
+		ret = ret ? ret : r;
+	}
 out:
 	free(buf);
 	free(rbuf);
 	free(scratch);
 	return ret;
+}
+
+/* How many chunks the ranges make. */
+static uint64_t planned(const struct wr_job *j)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < j->o->nranges; i++)
+		n += (j->r[i].len + j->chunk - 1) / j->chunk;
+	return n;
 }
 
 static void summarize(const struct wr_job *j, int ret)
@@ -1124,7 +1231,7 @@ static void summarize(const struct wr_job *j, int ret)
 	if (j->o->json)
 		print_json(j->o, &j->res, cmd, j->lbs,
 			   ret ? j->errline : NULL);
-	else if (!ret)
+	else if (!ret || j->res.interrupted)
 		print_summary(j->o, &j->res, cmd, j->lbs);
 }
 
@@ -1152,9 +1259,13 @@ static int drive(const struct wr_ops *p, const struct wr_opts *o,
 		ret = p->begin(&j);
 	if (ret)
 		goto out;
+	j.res.planned = planned(&j);
+	if (o->dry_run && o->json)
+		j.res.plan = json_object_new_array();
 	ret = do_ranges(p, &j);
 	summarize(&j, ret);
 out:
+	json_object_put(j.res.plan);
 	if (j.fd >= 0)
 		close(j.fd);
 	free(j.g);
@@ -1162,31 +1273,28 @@ out:
 	return ret;
 }
 
-static int run(int argc, char **argv, struct fhint_dev *dev)
+/* A SCSI or NVMe target: @dev, or opened here. */
+static int run_dev(const struct wr_opts *opts, struct fhint_dev *dev)
 {
-	struct wr_opts o;
+	const struct wr_opts o = *opts;
+	bool writes = !o.verify_only && !o.dry_run;
 	struct fhint_dev *own = NULL;
 	char err[256];
 	int ret;
 
-	ret = parse_args(argc, argv, &o);
-	if (ret)
-		return ret < 0 ? CLI_EXIT_OK : ret;
-	if (o.file)
-		return drive(&file_ops, &o, NULL);
 	if (!dev) {
-		if (!o.force && !o.verify_only &&
+		if (!o.force && writes &&
 		    cli_check_unused(o.target, err, sizeof(err)) == -EBUSY)
 			return cli_err(PROG, CLI_EXIT_UNSAFE,
 				       "refusing: %s (--force writes anyway, destroying what uses it)",
 				       err);
-		if (!o.force && !o.verify_only &&
+		if (!o.force && writes &&
 		    cli_fs_signature(o.target, err, sizeof(err)))
 			fprintf(stderr, PROG ": warning: %s holds a %s (not "
 				"mounted): the ranges are overwritten\n",
 				o.target, err);
-		ret = cli_open(PROG, o.target, o.verify_only ?
-			       FHINT_DEV_RDONLY : 0, &o.dev, &own);
+		ret = cli_open(PROG, o.target, writes ? 0 : FHINT_DEV_RDONLY,
+			       &o.dev, &own);
 		if (ret)
 			return ret;
 		dev = own;
@@ -1207,6 +1315,20 @@ static int run(int argc, char **argv, struct fhint_dev *dev)
 	else
 		ret = drive(&scsi_ops, &o, dev);
 	fhint_dev_close(own);
+	return ret;
+}
+
+static int run(int argc, char **argv, struct fhint_dev *dev)
+{
+	struct wr_opts o;
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? CLI_EXIT_OK : ret;
+	cli_stop_catch(true);
+	ret = o.file ? drive(&file_ops, &o, NULL) : run_dev(&o, dev);
+	cli_stop_catch(false);
 	return ret;
 }
 

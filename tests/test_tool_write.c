@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <json-c/json.h>
 
 #include "fhint/emu.h"
@@ -829,6 +831,171 @@ static void test_conflicts_and_summary(void)
 	fhint_dev_close(dev);
 }
 
+/* The bytes of a WRITE(16) (SBC-4 5.42): opcode 8Ah, LBA in bytes 2-9,
+ * TRANSFER LENGTH in 10-13, GROUP NUMBER in byte 14 bits 5:0; as hex. */
+static void write16_hex(uint64_t lba, uint32_t nlb, uint8_t group, char *out)
+{
+	uint8_t c[16] = { 0x8a };
+	int i;
+
+	for (i = 0; i < 8; i++)
+		c[2 + i] = (uint8_t)(lba >> (56 - 8 * i));
+	for (i = 0; i < 4; i++)
+		c[10 + i] = (uint8_t)(nlb >> (24 - 8 * i));
+	c[14] = group & 0x3f;
+	for (i = 0; i < 16; i++)
+		sprintf(out + 2 * i, "%02x", c[i]);
+}
+
+/* --dry-run: every command listed with its CDB, none sent. */
+static void test_dry_run(void)
+{
+	struct fhint_dev *dev = tw_open("emu:?size=64M&ppb=16");
+	struct fhint_emu_stats st;
+	struct json_object *j, *plan, *e;
+	char want[40], line[128], *p;
+	struct tw_out o;
+	int i;
+
+	tw_run(&o, dev, "--dry-run", "--hint", "short", "--bs", "256K",
+	       "lun", "0+1M", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	st = tw_stats(dev);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 0);
+	CU_ASSERT_EQUAL(group_sum(&st), 0);
+	/* one line per command: name, LBA, blocks, then the CDB bytes */
+	for (i = 0, p = o.out; i < 4; i++) {
+		snprintf(line, sizeof(line), "WRITE(16) LBA %d blocks 512: "
+			 "8a 00 00 00 00 00 00 00 %02x %02x 00 00 02 00 02 00\n",
+			 512 * i, (512 * i) >> 8 & 0xff, (512 * i) & 0xff);
+		CU_ASSERT_EQUAL(strncmp(p, line, strlen(line)), 0);
+		p = strchr(p, '\n') + 1;
+	}
+	CU_ASSERT_STRING_EQUAL(p, "lun: 4 WRITE(16) commands, 2048 blocks of "
+			       "512 bytes, group 2, pattern lba (dry run: none sent)\n");
+
+	tw_run(&o, dev, "--dry-run", "--json", "--verify", "--group", "9",
+	       "lun", "1M+64K", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	j = tw_json(&o);
+	if (j) {
+		CU_ASSERT_TRUE(json_object_object_get_ex(j, "plan", &plan));
+		CU_ASSERT_EQUAL(json_object_array_length(plan), 2);
+		e = json_object_array_get_idx(plan, 0);
+		write16_hex(2048, 128, 9, want);
+		CU_ASSERT_STRING_EQUAL(jstr(e, "wire"), want);
+		CU_ASSERT_STRING_EQUAL(jstr(e, "command"), "WRITE(16)");
+		e = json_object_array_get_idx(plan, 1);
+		CU_ASSERT_STRING_EQUAL(jstr(e, "command"), "READ(16)");
+		CU_ASSERT_EQUAL(strncmp(jstr(e, "wire"), "88", 2), 0);
+		CU_ASSERT_STRING_EQUAL(json_object_to_json_string(
+			json_object_object_get(j, "dry_run")), "true");
+		json_object_put(j);
+	}
+	st = tw_stats(dev);
+	CU_ASSERT_EQUAL(st.host_write_blocks, 0);
+	fhint_dev_close(dev);
+}
+
+/* --dry-run opens the target read-only: a file-backed LUN that does not
+ * exist is not made (create=1 notwithstanding). */
+static void test_dry_run_read_only(void)
+{
+	char dir[] = "/tmp/fhint-wdry-XXXXXX", target[128], img[96];
+	struct tw_out o;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	snprintf(img, sizeof(img), "%s/lun.img", dir);
+	snprintf(target, sizeof(target), "emu:%s?create=1&size=16M", img);
+	tw_run(&o, NULL, "--dry-run", target, "0+8", NULL);
+	CU_ASSERT_NOT_EQUAL(access(img, F_OK), 0);
+	tw_run(&o, NULL, target, "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_EQUAL(access(img, F_OK), 0);
+	tw_run(&o, NULL, "-n", target, "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	snprintf(target, sizeof(target), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL(system(target), 0);
+}
+
+/* --progress=N: a line every N commands and one at the end. */
+static void test_progress(void)
+{
+	struct fhint_dev *dev = tw_open("emu:?size=16M&ppb=16");
+	struct tw_out o;
+
+	tw_run(&o, dev, "--progress=3", "--bs", "4K", "lun", "0+32K", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_STRING_EQUAL(o.err,
+			       "fhint-write: 3/8 commands, 24 blocks\n"
+			       "fhint-write: 6/8 commands, 48 blocks\n"
+			       "fhint-write: 8/8 commands, 64 blocks, done\n");
+	tw_run(&o, dev, "-P", "lun", "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_STRING_EQUAL(o.err,
+			       "fhint-write: 1/1 commands, 8 blocks, done\n");
+	/* the count must be attached: "--progress 100" is not a target */
+	tw_run(&o, dev, "--progress", "100", "lun", "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.err, "attached"));
+	tw_run(&o, dev, "--progress=0", "lun", "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	fhint_dev_close(dev);
+}
+
+/*
+ * SIGINT mid-run (the built program): the command in flight finishes, no
+ * other is sent, the --json object says how many were, exit 130.  The
+ * signal comes after the first --progress line; the tool cannot finish
+ * before it, as it waits on the full stderr pipe.
+ */
+static void test_sigint(void)
+{
+	const char *top = getenv("top_builddir");
+	char bin[512], buf[4096], out[16384];
+	struct json_object *j;
+	int po[2], pe[2], st;
+	size_t got = 0;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(bin, sizeof(bin), "%s/sgtools/fhint-write", top ? top : ".");
+	if (access(bin, X_OK))
+		return;
+	CU_ASSERT_FATAL(pipe(po) == 0 && pipe(pe) == 0);
+	pid = fork();
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		execl(bin, bin, "--json", "--progress=1", "--bs", "512",
+		      "emu:?size=64M", "0+32M", (char *)NULL);
+		_exit(99);
+	}
+	close(po[1]);
+	close(pe[1]);
+	CU_ASSERT(read(pe[0], buf, sizeof(buf)) > 0);
+	kill(pid, SIGINT);
+	while (got < sizeof(out) - 1 &&
+	       (n = read(po[0], out + got, sizeof(out) - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	while (read(pe[0], buf, sizeof(buf)) > 0)
+		;
+	close(po[0]);
+	close(pe[0]);
+	waitpid(pid, &st, 0);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGINT);
+	j = json_tokener_parse(out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_STRING_EQUAL(jstr(j, "interrupted"), "SIGINT");
+	CU_ASSERT(jint(j, "commands") >= 1 && jint(j, "commands") < 65536);
+	CU_ASSERT_EQUAL(jint(j, "blocks"), jint(j, "commands"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(jstr(j, "error"), "stopped after"));
+	json_object_put(j);
+}
+
 static CU_TestInfo tests[] = {
 	{ "--hint short with 5 permanent streams: GROUP NUMBER 2", test_hint_short_is_group_2 },
 	{ "every hint: sd_group_number() with 5 permanent streams", test_every_hint_with_five_permanent_streams },
@@ -851,6 +1018,11 @@ static CU_TestInfo tests[] = {
 	{ "unit attention mid-run: retried, said, finished", test_ua_mid_run },
 	{ "conflicting options refused; one summary line",
 	  test_conflicts_and_summary },
+	{ "--dry-run: every command with its CDB, none sent", test_dry_run },
+	{ "--dry-run opens read-only", test_dry_run_read_only },
+	{ "--progress=N: a line every N commands", test_progress },
+	{ "SIGINT: the command in flight finishes, what was sent is said",
+	  test_sigint },
 	CU_TEST_INFO_NULL,
 };
 

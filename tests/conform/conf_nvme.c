@@ -50,6 +50,8 @@ static int nv_send(struct nvme_passthru_cmd *cmd, void *data, bool admin,
 	struct fhint_dev *dev = conf_ctx()->dev;
 
 	memset(r, 0, sizeof(*r));
+	if (conf_stopping())
+		return r->ret = -EINTR;
 	r->ret = admin ? fhint_dev_nvme_admin(dev, cmd, data, result) :
 			 fhint_dev_nvme(dev, cmd, data, result);
 	if (r->ret == -EIO)

@@ -162,6 +162,25 @@ static int conf_cmd_once(const uint8_t *cdb, uint8_t cdb_len,
 			 enum fhint_dir dir, void *data, uint32_t len,
 			 struct conf_res *res);
 
+bool conf_stopping(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	CU_pTest now = CU_get_current_test();
+	bool after = false;
+
+	if (c->stopped || !cli_stop_signal())
+		return c->stopped != 0;
+	c->stopped = cli_stop_signal();
+	/* the registry's order is the run's: the tests after this one */
+	for (CU_pSuite s = CU_get_registry()->pSuite; s; s = s->pNext)
+		for (CU_pTest t = s->pTest; t; t = t->pNext) {
+			if (after)
+				CU_set_test_active(t, CU_FALSE);
+			after |= t == now;
+		}
+	return true;
+}
+
 /* A command ended by a unit attention was not executed: send it again. */
 int conf_cmd(const uint8_t *cdb, uint8_t cdb_len, enum fhint_dir dir,
 	     void *data, uint32_t len, struct conf_res *res)
@@ -189,6 +208,8 @@ static int conf_cmd_once(const uint8_t *cdb, uint8_t cdb_len,
 
 	memset(res, 0, sizeof(*res));
 	fhint_check_clear(&res->chk);
+	if (conf_stopping())
+		return res->ret = -EINTR;
 	ret = fhint_dev_scsi(conf_ctx()->dev, &io);
 	if (ret < 0) {
 		res->ret = ret;
@@ -497,6 +518,8 @@ static void count_suite(CU_pSuite s, struct fam_count *fc)
 {
 	memset(fc, 0, sizeof(*fc));
 	for (CU_pTest t = s->pTest; t; t = t->pNext) {
+		if (!t->fActive)	/* left out after SIGINT / SIGTERM */
+			continue;
 		if (test_failed(t))
 			fc->fail++;
 		else if (skip_reason(t))
@@ -538,6 +561,8 @@ static int write_junit(const char *path)
 		for (CU_pTest t = s->pTest; t; t = t->pNext) {
 			const char *why = skip_reason(t);
 
+			if (!t->fActive)
+				continue;
 			fprintf(f, "    <testcase classname=\"");
 			xml_escape(f, s->pName);
 			fprintf(f, "\" name=\"");
@@ -731,11 +756,7 @@ int conform_main(int argc, char **argv)
 		{ "junit", required_argument, NULL, 'J' },
 		{ "summary", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "retries", required_argument, NULL, 'R' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+		CLI_LONG_OPTS_COMMON
 	};
 	struct cli_dev_opts copts;
 	const struct conf_family *sel[CONF_MAX_FAMILIES];
@@ -795,11 +816,11 @@ int conform_main(int argc, char **argv)
 		case 'v':
 			c->verbose = true;
 			break;
-		case 'R':
+		case CLI_OPT_RETRIES:
 			if (cli_parse_retries(PROG, optarg, &copts))
 				return CLI_EXIT_USAGE;
 			break;
-		case 'T':
+		case CLI_OPT_TIMEOUT:
 			if (cli_parse_timeout(PROG, optarg, &copts))
 				return CLI_EXIT_USAGE;
 			break;
@@ -905,6 +926,8 @@ int conform_main(int argc, char **argv)
 				    test_excluded : t->fn);
 		}
 	}
+	c->stopped = 0;
+	cli_stop_catch(true);
 	printf(PROG ": %s, %llu blocks of %u bytes%s", c->target,
 	       (unsigned long long)c->capacity, c->lbs,
 	       c->destructive ? ", destructive" : ", read-only");
@@ -914,7 +937,9 @@ int conform_main(int argc, char **argv)
 		       (unsigned long long)c->scratch_nlb);
 	printf("\n");
 	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_set_fail_on_inactive(CU_FALSE);
 	CU_basic_run_tests();
+	cli_stop_catch(false);
 	printf("\n");
 	{
 		struct fam_count tot = { 0 }, fc;
@@ -939,6 +964,11 @@ int conform_main(int argc, char **argv)
 	}
 	if (CU_get_number_of_failures() || CU_get_number_of_tests_failed())
 		rc = 1;
+	if (c->stopped)
+		rc = cli_err(PROG, CLI_EXIT_SIGNAL(c->stopped),
+			     "%s: stopped after %u tests (the command in flight finished, no other was sent)",
+			     strsignal(c->stopped),
+			     CU_get_number_of_tests_run());
 	if (junit && (ret = write_junit(junit)))
 		rc = cli_err(PROG, CLI_EXIT_DEVICE, "--junit %s: %s", junit,
 			     strerror(-ret));

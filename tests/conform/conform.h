@@ -48,9 +48,17 @@ struct conf_ctx {
 	bool nvme;			/* transport "nvme" */
 	bool nvme_probed;		/* Identify Controller + Namespace */
 	struct fhint_nvme_limits nv;
+	int stopped;			/* SIGINT / SIGTERM seen, 0 */
 };
 
 struct conf_ctx *conf_ctx(void);
+
+/*
+ * SIGINT / SIGTERM: true once one came.  The command in flight has
+ * finished; the caller sends no other (it returns -EINTR), and the tests
+ * not yet started are left out of the run.
+ */
+bool conf_stopping(void);
 
 /* A family: one CUnit suite. */
 struct conf_test {
