@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Fault handling of the emulated LUN (issue #9): the backing store's
+ * Fault handling of the emulated LUN: the backing store's
  * pread / pwrite / fallocate / fdatasync made to fail with EIO or ENOSPC
  * through the test-only hook emu_media_set_fault() (emu_priv.h,
  * struct emu_store_fault in emu_store.h) must give the sense a disk

@@ -934,7 +934,7 @@ static void test_emu_stats(void)
 	CU_ASSERT_EQUAL(after.check_conditions, before.check_conditions);
 	{
 		/* hostile input: a one-line error, exit 2, nothing sent
-		 * that changes the medium (issue #9) */
+		 * that changes the medium */
 		static const char *const bad[] = {
 			"0+18446744073709551615s", "18446744073709551615+2",
 			"18446744073709551615b+1b", "-5+10", "0+-5", "1Q+5",

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# make bench-vm (issue #8, the VM part): in one boot, on one guest,
+# make bench-vm (the benchmarks' VM part): in one boot, on one guest,
 #  1. fio against the fhint LUN (default configuration, and a second one
 #     with direct=128K: large writes O_DIRECT), LIO fileio and tcmu-runner's
 #     handler_qcow, all through tcm_loop: 4 KiB random write / read IOPS,

@@ -2,7 +2,7 @@
 # The fhint LUN exported over iSCSI by LIO (targetcli), beside LIO's fileio
 # backstore and tcmu-runner's handler_qcow, all in one target on
 # 127.0.0.1:3260: libiscsi's tools, iscsi-test-cu's SCSI family and
-# fhint-conform against each (issue #5 check 4, issue #7).
+# fhint-conform against each.
 . "$(dirname "$0")/lib.sh"
 set -u
 work=$tree/tests/vm/work

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The fhint LUN behind LIO, seen by Linux's sd through tcm_loop (issue #5
-# checks 1, 2, 3, 5, 6 and the refused configurations).
+# The fhint LUN behind LIO, seen by Linux's sd through tcm_loop: the
+# LUN as sd sees it, its data and discards, the handler's restart and
+# the refused configurations.
 . "$(dirname "$0")/lib.sh"
 set -u
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# fhint-conform against Linux's scsi_debug (issue #7): logical block
+# fhint-conform against Linux's scsi_debug: logical block
 # provisioning (UNMAP, WRITE SAME 10/16 with UNMAP) and its default
 # streams / IO advice hints.  Last in its boot: scsi_debug in 6.12 can hit
 # a kernel BUG (shared/notes/vm-e2e.md), which must not take other suites'
