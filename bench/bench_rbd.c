@@ -42,7 +42,7 @@
 #define UNMAP_DESCS	4095u
 #define UNMAP_NLB	128u
 #define UNMAP_STRIDE	(131072u / LBS)	/* 64 KiB ranges, 128 KiB apart */
-#define UNMAP_RUNS	5
+#define UNMAP_RUNS	3
 
 static double now_s(void)
 {

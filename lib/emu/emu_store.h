@@ -14,7 +14,7 @@
  *           with librbd (HAVE_LIBRBD)
  *
  * The media layer deallocates with emu_store_punch (the reclaim chunks a
- * deallocation frees whole: a hole in the file, rbd_discard on RBD) and
+ * deallocation frees whole: a hole in the file, rbd_aio_discard on RBD) and
  * zeroes with emu_store_zero (what must read zeros: a hole or zeros in
  * the file, rbd_write_zeroes on RBD); on a file system without hole
  * punching the file store writes zeros instead and says so
@@ -112,7 +112,8 @@ int emu_store_write_same(struct emu_store *s, uint64_t off, const void *buf,
 /* Make [off, off+len) read as zeros: punch a hole, or write zeros. */
 int emu_store_zero(struct emu_store *s, uint64_t off, uint64_t len);
 /* Deallocate [off, off+len), bytes no read reaches: a hole, or zeros
- * where the file system cannot punch; rbd_discard on RBD (which may
+ * where the file system cannot punch; on RBD an rbd_aio_discard left in
+ * flight until the store's next operation of another kind (librbd may
  * leave parts smaller than its discard granularity as they were). */
 int emu_store_punch(struct emu_store *s, uint64_t off, uint64_t len);
 /*

@@ -7,16 +7,19 @@
  *
  *   read / write       rbd_read, rbd_write
  *   WRITE SAME         rbd_writesame: one block sent, the OSDs repeat it
- *   punch (reclaim)    rbd_discard of whole reclaim chunks; librbd leaves
- *                      pieces smaller than rbd_discard_granularity_bytes
- *                      (64 KiB) as they were, which is allowed: the
- *                      model answers zeros for deallocated blocks
+ *   punch (reclaim)    rbd_aio_discard of whole reclaim chunks, all of a
+ *                      command's in flight at once, waited for before
+ *                      the store's next operation of any other kind;
+ *                      librbd leaves pieces smaller than
+ *                      rbd_discard_granularity_bytes (64 KiB) as they
+ *                      were, which is allowed: the model answers zeros
+ *                      for deallocated blocks
  *   zero               rbd_write_zeroes: always reads zeros afterwards
  *   flush              rbd_flush (SYNCHRONIZE CACHE, FUA, WCE=0)
  *   uuid               image metadata key fhint.uuid
  *
  * The device core runs one command at a time per LUN and waits for its
- * media operations, so these are the synchronous calls; COMPARE AND
+ * media operations, so the others are the synchronous calls; COMPARE AND
  * WRITE is the core's read, compare and write, atomic because the
  * exclusive lock makes this client the image's only writer (librbd 16.2's
  * rbd_compare_and_write takes one 512-byte sector at most).
@@ -56,6 +59,7 @@
 #define RBD_IO_MAX	(1u << 30)	/* bytes per librbd call (ssize_t
 					 * and int returns) */
 #define RBD_OWNERS_MAX	8
+#define RBD_PUNCH_INFLIGHT 256	/* discards in flight at most */
 #define RBD_WATCHERS_MAX 64
 /* features of an image create=1 makes: the lock, and the object map
  * that keeps discards and rbd_diff_iterate2 cheap */
@@ -69,6 +73,10 @@ struct rbd_store {
 	rbd_image_t image;
 	bool connected, locked;
 	char *pool, *name;	/* rbd:POOL/IMAGE */
+	/* discards in flight (rs_punch), waited for by punch_wait */
+	rbd_completion_t punch[RBD_PUNCH_INFLIGHT];
+	size_t npunch;
+	bool punch_warned;
 };
 
 static struct rbd_store *rs_of(struct emu_store *s)
@@ -79,6 +87,28 @@ static struct rbd_store *rs_of(struct emu_store *s)
 static const struct rbd_store *crs_of(const struct emu_store *s)
 {
 	return (const struct rbd_store *)s;
+}
+
+/*
+ * Wait for the discards in flight.  A failed one costs space only (the
+ * chunk keeps its bytes, which no read reaches): said once, not returned.
+ */
+static void punch_wait(struct rbd_store *r)
+{
+	for (size_t i = 0; i < r->npunch; i++) {
+		ssize_t ret;
+
+		rbd_aio_wait_for_complete(r->punch[i]);
+		ret = rbd_aio_get_return_value(r->punch[i]);
+		rbd_aio_release(r->punch[i]);
+		if (ret < 0 && !r->punch_warned) {
+			r->punch_warned = true;
+			fhint_msg(FHINT_LOG_WARNING, "%s: rbd_discard: %s; the "
+				  "deallocated chunks keep their space",
+				  r->base.path, strerror((int)-ret));
+		}
+	}
+	r->npunch = 0;
 }
 
 /* ---- connection ---- */
@@ -104,6 +134,11 @@ static int conf_client(struct rbd_store *r, const struct emu_store_opts *o,
 
 	snprintf(t, sizeof(t), "%u", o && o->timeout_s ? o->timeout_s : 30);
 	ret = conf_set(r, "log_to_stderr", "false", err, errlen);
+	/* librbd's writeback cache would keep acknowledged writes in this
+	 * process only, their journal records already in RADOS: a kill -9
+	 * would lose them.  Off: a write is on the OSDs when it returns. */
+	if (!ret)
+		ret = conf_set(r, "rbd_cache", "false", err, errlen);
 	if (!ret)
 		ret = conf_set(r, "err_to_stderr", "false", err, errlen);
 	if (!ret)
@@ -340,6 +375,7 @@ static void rs_close(struct emu_store *s, bool remove)
 	struct rbd_store *r = rs_of(s);
 
 	if (r->image) {
+		punch_wait(r);
 		if (r->locked)
 			rbd_lock_release(r->image);
 		rbd_close(r->image);
@@ -369,6 +405,7 @@ static int rs_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
 	uint8_t *p = buf;
 	int ret = 0;
 
+	punch_wait(rs_of(s));
 	while (!ret && len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 
@@ -386,6 +423,7 @@ static int rs_write(struct emu_store *s, uint64_t off, const void *buf,
 	const uint8_t *p = buf;
 	int ret = 0;
 
+	punch_wait(rs_of(s));
 	while (!ret && len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 
@@ -401,6 +439,7 @@ static int rs_write(struct emu_store *s, uint64_t off, const void *buf,
 static int rs_write_same(struct emu_store *s, uint64_t off, const void *buf,
 			 size_t len, size_t plen)
 {
+	punch_wait(rs_of(s));
 	while (len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 		int ret;
@@ -418,12 +457,24 @@ static int rs_write_same(struct emu_store *s, uint64_t off, const void *buf,
 
 static int rs_punch(struct emu_store *s, uint64_t off, uint64_t len)
 {
+	struct rbd_store *r = rs_of(s);
+
 	while (len) {
 		uint64_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
-		int ret = rbd_discard(rs_of(s)->image, off, n);
+		rbd_completion_t c;
+		int ret;
 
-		if (ret < 0)
+		if (r->npunch == RBD_PUNCH_INFLIGHT)
+			punch_wait(r);
+		ret = rbd_aio_create_completion(NULL, NULL, &c);
+		if (ret)
 			return ret;
+		ret = rbd_aio_discard(r->image, off, n, c);
+		if (ret) {
+			rbd_aio_release(c);
+			return ret;
+		}
+		r->punch[r->npunch++] = c;
 		off += n;
 		len -= n;
 	}
@@ -432,6 +483,7 @@ static int rs_punch(struct emu_store *s, uint64_t off, uint64_t len)
 
 static int rs_zero(struct emu_store *s, uint64_t off, uint64_t len)
 {
+	punch_wait(rs_of(s));
 	while (len) {
 		size_t n = len < RBD_IO_MAX ? (size_t)len : RBD_IO_MAX;
 		int ret = io_done(rbd_write_zeroes(rs_of(s)->image, off, n, 0,
@@ -447,6 +499,7 @@ static int rs_zero(struct emu_store *s, uint64_t off, uint64_t len)
 
 static int rs_flush(struct emu_store *s)
 {
+	punch_wait(rs_of(s));
 	if (s->rdonly)
 		return 0;
 	return rbd_flush(rs_of(s)->image);
@@ -454,6 +507,7 @@ static int rs_flush(struct emu_store *s)
 
 static int rs_resize(struct emu_store *s, uint64_t size)
 {
+	punch_wait(rs_of(s));
 	return rbd_resize(rs_of(s)->image, size);
 }
 

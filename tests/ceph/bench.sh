@@ -13,7 +13,7 @@
 #   - failover: fhint-failover -n 10 (median and max).
 #
 # Prints a markdown table with the ratios.  FHINT_BENCH_SECONDS (default
-# 10) per figure.
+# 5) per figure.
 set -euo pipefail
 
 [ $# -eq 1 ] || { echo "usage: $0 BUILDDIR" >&2; exit 2; }
@@ -23,7 +23,7 @@ if [ -z "${CEPH_CONF:-}" ]; then
 	exec "$BASH" "$here/cluster.sh" run --osds "${FHINT_CEPH_OSDS:-1}" -- \
 		"$BASH" "$0" "$b"
 fi
-secs=${FHINT_BENCH_SECONDS:-10}
+secs=${FHINT_BENCH_SECONDS:-5}
 t=$(mktemp -d "$FHINT_CEPH_DIR/bench.XXXXXX")
 keys="size=1G&create=1&profile=thin"
 
@@ -46,10 +46,10 @@ echo "bench-ceph: fhint-bench-rbd -t $secs, rbd LUN" >&2
 
 rbd create --size 1G rbd/rbdbench
 for th in 1 16; do
-	rbdbench write seq 1M "$th" 1G >"$t/sw$th"
-	rbdbench read seq 1M "$th" 1G >"$t/sr$th"
-	rbdbench write rand 4K "$th" 64M >"$t/rw$th"
-	rbdbench read rand 4K "$th" 64M >"$t/rr$th"
+	rbdbench write seq 1M "$th" 256M >"$t/sw$th"
+	rbdbench read seq 1M "$th" 256M >"$t/sr$th"
+	rbdbench write rand 4K "$th" 16M >"$t/rw$th"
+	rbdbench read rand 4K "$th" 16M >"$t/rr$th"
 done
 rbd rm --no-progress rbd/rbdbench
 
@@ -71,7 +71,7 @@ cat <<EOF
 | 4 KiB random write, IOPS | $(r randwrite_4k_iops) | $(f randwrite_4k_iops) | $(ops rw1) | $(ops rw16) | $(ratio "$(r randwrite_4k_iops)" "$(ops rw1)") | $(ratio "$(r randwrite_4k_iops)" "$(ops rw16)") |
 | 4 KiB random read, IOPS | $(r randread_4k_iops) | $(f randread_4k_iops) | $(ops rr1) | $(ops rr16) | $(ratio "$(r randread_4k_iops)" "$(ops rr1)") | $(ratio "$(r randread_4k_iops)" "$(ops rr16)") |
 
-| UNMAP of 4095 ranges of 64 KiB (4095 reclaim chunks freed), median of 5 | RBD | file | RBD / file |
+| UNMAP of 4095 ranges of 64 KiB (4095 reclaim chunks freed), median of 3 | RBD | file | RBD / file |
 |---|---|---|---|
 | ms | $(r unmap_4095_ms) | $(f unmap_4095_ms) | $(ratio "$(r unmap_4095_ms)" "$(f unmap_4095_ms)") |
 

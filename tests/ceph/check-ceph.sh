@@ -136,7 +136,7 @@ bad_input() {
 		"$CEPH_CONF" >"$d/down.conf"
 	expect_line "cluster down" "did not answer within 5 s" \
 		"$p" "emu:rbd:$FHINT_POOL/down?size=64M&conf=$d/down.conf&timeout=5"
-	ceph auth rm client.fhint-noosd
+	ceph auth rm client.fhint-noosd >/dev/null 2>&1
 	rm -rf "$d"
 }
 

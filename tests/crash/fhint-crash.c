@@ -773,9 +773,9 @@ static int run_cycle(struct dev_state *d, struct cycle_ops *co,
 	bool compact = splitmix(rs) % 3 == 0;
 	uint64_t seed = splitmix(rs), deadline, delay = rand_delay(rs);
 
-	/* an RBD LUN's commands take milliseconds: 1 ms to 2 s */
+	/* an RBD LUN's commands take milliseconds: 100 ms to 2.1 s */
 	if (d->rbd)
-		delay = delay * 20 + 1000;
+		delay = delay * 20 + 100000;
 	int pfd[2], status;
 	pid_t pid;
 
