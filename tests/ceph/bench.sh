@@ -60,7 +60,8 @@ echo "bench-ceph: fhint-failover -n 10" >&2
 f() { val "$t/file.out" "$1"; }
 r() { val "$t/rbd.out" "$1"; }
 ops() { awk '{ print $1 }' "$t/$1"; }
-mbs() { awk '{ printf "%.1f", $2 / 1e6 }' "$t/$1"; }
+# (bytes/sec carries a unit for large figures: ops/s times the size)
+mbs() { awk '{ printf "%.1f", $1 * 1048576 / 1e6 }' "$t/$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 cat <<EOF
