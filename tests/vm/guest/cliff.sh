@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The write cliff behind LIO (make bench-vm; alone: make bench-vm
+# BENCH_VM_SUITES=cliff): a timed fhint LUN (timing=emmc, real clock)
+# through tcmu-runner and tcm_loop, SNIA SSS PTS style:
+#  1. purge: blkdiscard of the whole LUN (UNMAP);
+#  2. precondition: one sequential pass of 128 KiB writes (fio): fresh out
+#     of box, its 4 KiB pages a second are the fresh IOPS;
+#  3. 4 KiB random writes at queue depth 32 (fio, libaio, O_DIRECT) with
+#     --write_iops_log (1 s averages) for FHINT_CLIFF_RUNTIME seconds; the
+#     steady window is the last FHINT_CLIFF_WINDOW seconds of the log.
+# The LUN's timing log page (31h, fhint-stats --json) gives the model's
+# parameters and its time series: the WA over the same window, and with it
+# the model's busy-time bound (per host page WA programs, WA - 1 GC reads,
+# WA x units / pages-per-line erases, each with its page transfer, spread
+# over the units; fresh: WA 1, no erase).  Measured steady / fresh IOPS
+# against the bounds' ratio.  Writes $out/bench-vm-cliff.json, the fio
+# log ($out/cliff_iops.1.log) and the device's series
+# ($out/cliff-stats.json).  Figures, not assertions: the TAP lines say
+# each step ran.
+. "$(dirname "$0")/lib.sh"
+set -u
+SIZE=${FHINT_CLIFF_SIZE:-16M}
+OP=${FHINT_CLIFF_OP:-0.25}
+RUNTIME=${FHINT_CLIFF_RUNTIME:-100}
+WINDOW=${FHINT_CLIFF_WINDOW:-30}
+# emmc: 2 units (1 channel x 2 dies), t_prog 1.91 ms: ~1 ms of unit time a
+# 4 KiB page, far above the guest's own per-command cost under TCG.
+# Lines of 64 pages (32 a unit); no idle GC (the writes never pause).
+cfg="/scratch/cliff.img?create=1&profile=flash&product=benchcliff&page=4K&ppb=64&op=$OP&gc=greedy&timing=emmc&gc_bg=0&ts_ms=1000${FHINT_CLIFF_CFG:-}"
+stats=$(tool sgtools fhint-stats)
+
+scratch_fs || { fail "scratch"; t_summary; exit 1; }
+start_tcmu || { fail "tcmu-runner"; t_summary; exit 1; }
+rm -f /scratch/cliff.img
+tcli "set global auto_save_on_exit=false" \
+	"/backstores/user:fhint create name=cliff size=$SIZE cfgstring=$cfg" \
+	"/loopback create naa.5001405fee10000c" \
+	"/loopback/naa.5001405fee10000c/luns create /backstores/user:fhint/cliff" > /dev/null
+dev=
+find_dev() {
+	local d
+	for d in /sys/block/sd*; do
+		case "$(cat $d/device/model 2>/dev/null)" in
+		*benchcliff*) dev=$(basename $d); return 0 ;;
+		esac
+	done
+	return 1
+}
+wait_for 20 find_dev; find_dev
+[ -n "$dev" ] && ok "cliff LUN /dev/$dev ($SIZE, $cfg)" ||
+	{ fail "cliff LUN not found"; t_summary; exit 1; }
+sg=$(sg_of $dev)
+
+blkdiscard /dev/$dev && ok "purge: blkdiscard /dev/$dev" || fail "purge"
+fio --name=fill --filename=/dev/$dev --rw=write --bs=128k --iodepth=4 \
+	--ioengine=libaio --direct=1 --output-format=json > /tmp/fill.json 2>/dev/null &&
+	ok "precondition: sequential 128 KiB pass" || fail "precondition"
+# the window's WA from the device's series: samples from this point on
+$stats --json /dev/$sg > /tmp/cliff-pre.json 2>/dev/null
+log "queue_depth $(cat /sys/block/$dev/device/queue_depth), nr_requests $(cat /sys/block/$dev/queue/nr_requests)"
+# commands the block layer has in flight to the LUN, once a second
+( while sleep 1; do cat /sys/block/$dev/inflight; done ) > /tmp/inflight.txt &
+inf=$!
+fio --name=cliff --filename=/dev/$dev --rw=randwrite --bs=4k --iodepth=32 \
+	--ioengine=libaio --direct=1 --norandommap --randrepeat=0 \
+	--time_based --runtime=$RUNTIME --write_iops_log=/tmp/cliff \
+	--log_avg_msec=1000 --output-format=json > /tmp/rand.json 2>/dev/null &&
+	ok "4 KiB random writes, QD 32, $RUNTIME s" || fail "random writes"
+kill $inf 2>/dev/null; wait $inf 2>/dev/null
+log "in flight (block layer, writes, 1 s samples): mean $(awk '{s += $2; n++} END {printf "%.1f", n ? s / n : 0}' /tmp/inflight.txt)"
+$stats --json /dev/$sg > "$out/cliff-stats.json" 2>/dev/null &&
+	ok "fhint-stats --json" || fail "fhint-stats --json"
+cp /tmp/cliff_iops.1.log "$out/" 2>/dev/null
+python3 - "$out" "$WINDOW" "$cfg" "$SIZE" <<'EOF'
+import json, sys
+out, window, cfg, size = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+fill = json.load(open("/tmp/fill.json"))["jobs"][0]["write"]
+fresh = fill["bw_bytes"] / 4096.0
+log = [l.split(",") for l in open("/tmp/cliff_iops.1.log") if l.strip()]
+iops = [(int(l[0]) / 1000.0, float(l[1])) for l in log]
+# the last whole seconds; fio's last entry may cover a partial second
+iops = iops[:-1] if len(iops) > window + 1 else iops
+win = [v for _, v in iops[-window:]]
+steady = sum(win) / len(win)
+# PTS: excursion of the window's values and of its least-squares line
+n = len(win)
+xm = (n - 1) / 2.0
+b = sum((i - xm) * (v - steady) for i, v in enumerate(win)) / \
+    sum((i - xm) ** 2 for i in range(n))
+exc = (max(win) - min(win)) / steady
+slope_exc = abs(b * (n - 1)) / steady
+st = json.load(open(out + "/cliff-stats.json"))
+m = st["model"]
+s = [x for x in st["series"] if x["host_pages"] > 0]
+sw = s[-(window + 1):-1] if len(s) > window + 1 else s
+wa = sum(x["nand_pages"] for x in sw) / max(1, sum(x["host_pages"] for x in sw))
+dev_iops = sum(x["iops"] for x in sw) / max(1, len(sw))
+prog = m["t_prog_ns"] + m["t_xfer_ns"]
+rd = m["t_read_ns"] + m["t_xfer_ns"]
+er = wa * m["units"] / m["pages_per_erase_block"] * m["t_erase_ns"]
+bound = m["units"] / (wa * prog + (wa - 1) * rd + er) * 1e9
+fresh_bound = m["units"] / prog * 1e9
+ratio = steady / fresh
+model = bound / fresh_bound
+r = {"config": cfg, "size": size, "units": m["units"],
+     "pages_per_line": m["pages_per_erase_block"],
+     "fresh_iops": round(fresh, 1), "fresh_bound": round(fresh_bound, 1),
+     "steady_iops": round(steady, 1), "steady_device_iops": round(dev_iops, 1),
+     "steady_window_s": window, "excursion": round(exc, 4),
+     "slope_excursion": round(slope_exc, 4),
+     "pts_steady": exc <= 0.2 and slope_exc <= 0.1,
+     "wa": round(wa, 4), "steady_bound": round(bound, 1),
+     "steady_to_fresh": round(ratio, 4), "steady_to_fresh_model": round(model, 4),
+     "measured_over_model": round(ratio / model, 4),
+     "iops_log": [[t, v] for t, v in iops]}
+json.dump(r, open(out + "/bench-vm-cliff.json", "w"), indent=1)
+print("# fresh %.0f IOPS (bound %.0f), steady %.0f (device %.0f, bound %.0f at WA %.3f)"
+      % (fresh, fresh_bound, steady, dev_iops, bound, wa))
+print("# steady/fresh %.4f, model %.4f: measured/model %.4f; PTS excursion %.3f, slope %.3f"
+      % (ratio, model, ratio / model, exc, slope_exc))
+EOF
+[ -s "$out/bench-vm-cliff.json" ] && ok "cliff figures: $out/bench-vm-cliff.json" ||
+	fail "cliff figures"
+t_summary
