@@ -6,6 +6,7 @@
 
 #include "fhint/device_limits.h"
 #include "fhint/nvme_cmd.h"
+#include "fhint/nvme_directive.h"
 #include "fhint/probe.h"
 
 /*
@@ -122,6 +123,72 @@ out:
 	free(buf);
 }
 
+/* Get Features FDP (Base 2.1): CDW11 ENDGID, CQE DW0 FDPE / FDPCIDX */
+static void read_fdp_feature(struct fhint_dev *dev,
+			     struct fhint_nvme_geometry *p)
+{
+	struct nvme_passthru_cmd cmd;
+	uint32_t dw0 = 0;
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = FHINT_NVME_ADMIN_GET_FEATURES;
+	cmd.cdw10 = FHINT_NVME_FEAT_FDP;
+	cmd.cdw11 = p->nv.endgid;
+	if (fhint_dev_nvme_admin(dev, &cmd, NULL, &dw0))
+		return;
+	p->have_fdp_feature = true;
+	p->fdp_enabled = dw0 & FHINT_NVME_FEAT_FDP_FDPE;
+	p->fdp_cidx = (uint8_t)(dw0 >> FHINT_NVME_FEAT_FDP_CIDX_SHIFT &
+				FHINT_NVME_FEAT_FDP_CIDX_MASK);
+}
+
+static int dir_recv(struct fhint_dev *dev, uint32_t nsid, uint8_t dtype,
+		    uint8_t doper, uint8_t *buf, uint32_t len)
+{
+	struct fhint_nvme_dir d = {
+		.nsid = nsid, .dtype = dtype, .doper = doper, .data_len = len,
+	};
+	struct nvme_passthru_cmd cmd;
+	int ret = fhint_nvme_dir_encode(&d, &cmd);
+
+	memset(buf, 0, len);
+	cmd.addr = (uint64_t)(uintptr_t)buf;
+	return ret ? ret : fhint_dev_nvme_admin(dev, &cmd, buf, NULL);
+}
+
+/* Directive Receive: Identify - Return Parameters, Streams - Return
+ * Parameters (Base 2.0 8.7.1.1, 8.7.2.x) */
+static void read_directives(struct fhint_dev *dev,
+			    struct fhint_nvme_geometry *p, uint8_t *buf)
+{
+	struct fhint_nvme_dir_params dp;
+	struct fhint_nvme_streams_params sp;
+
+	if (dir_recv(dev, p->nsid, FHINT_NVME_DTYPE_IDENTIFY,
+		     FHINT_NVME_DOPER_ID_RECV_PARAMS, buf,
+		     FHINT_NVME_DIR_ID_PARAMS_LEN) ||
+	    fhint_nvme_dir_params_decode(buf, FHINT_NVME_DIR_ID_PARAMS_LEN,
+					 &dp))
+		return;
+	p->have_dirs = true;
+	p->dirs_supported = dp.supported;
+	p->dirs_enabled = dp.enabled;
+	if (!(dp.enabled & FHINT_NVME_DIR_BIT(FHINT_NVME_DTYPE_STREAMS)) ||
+	    dir_recv(dev, p->nsid, FHINT_NVME_DTYPE_STREAMS,
+		     FHINT_NVME_DOPER_ST_RECV_PARAMS, buf,
+		     FHINT_NVME_STREAMS_PARAMS_LEN) ||
+	    fhint_nvme_streams_params_decode(buf,
+					     FHINT_NVME_STREAMS_PARAMS_LEN,
+					     &sp))
+		return;
+	p->have_streams = true;
+	p->streams_msl = sp.msl;
+	p->streams_nsa = sp.nsa;
+	p->streams_nso = sp.nso;
+	p->streams_sws = sp.sws;
+	p->streams_sgs = sp.sgs;
+}
+
 int fhint_probe_nvme(struct fhint_dev *dev, struct fhint_nvme_geometry *p,
 		     struct fhint_nvme_status *st)
 {
@@ -163,8 +230,12 @@ int fhint_probe_nvme(struct fhint_dev *dev, struct fhint_nvme_geometry *p,
 	p->have_limits = fhint_limits_from_nvme(&p->limits, &p->nv) == 0;
 	if (p->have_limits)
 		p->method = fhint_limits_default_method(&p->limits);
-	if (p->nv.fdp)
+	if (p->nv.directives)
+		read_directives(dev, p, buf);
+	if (p->nv.fdp) {
+		read_fdp_feature(dev, p);
 		read_fdp(dev, p);
+	}
 out:
 	free(buf);
 	return ret;

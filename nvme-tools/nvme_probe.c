@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "fhint/nvme_directive.h"
 #include "fhint/range_plan.h"
 #include "nvme_probe.h"
 
@@ -74,6 +75,26 @@ void nvme_probe_print(const struct fhint_nvme_geometry *p, int verbose)
 		row("Linux would use", "%s", p->method >= 0 ?
 		    fhint_discard_method_name(p->method) : "nothing");
 	}
+	if (p->have_dirs) {
+		printf("Directives (Identify directive Return Parameters)\n");
+		row("supported / enabled", "%08x / %08x (bit 1 Streams, "
+		    "bit 2 Data Placement)", p->dirs_supported,
+		    p->dirs_enabled);
+	}
+	if (p->have_dirs && !p->have_streams &&
+	    (p->dirs_supported & FHINT_NVME_DIR_BIT(FHINT_NVME_DTYPE_STREAMS)))
+		row("streams", "supported, not enabled (their parameters "
+		    "are read once enabled)");
+	if (p->have_streams) {
+		row("streams (MSL)", "%u", p->streams_msl);
+		row("streams allocated / open", "%u / %u", p->streams_nsa,
+		    p->streams_nso);
+		row("stream write size (SWS)", "%u blocks", p->streams_sws);
+		row("stream granularity (SGS)", "%u x SWS", p->streams_sgs);
+	}
+	if (p->have_fdp_feature)
+		row("FDP (Get Features 1Dh)", "%s, configuration %u",
+		    p->fdp_enabled ? "enabled" : "disabled", p->fdp_cidx);
 	if (p->fdp_tried) {
 		printf("FDP Configurations log (LID 20h, ENDGID %u)\n",
 		       n->endgid);
@@ -184,7 +205,24 @@ struct json_object *nvme_probe_json(const struct fhint_nvme_geometry *p)
 			json_object_array_add(a, d);
 		}
 		json_object_object_add(f, "configs", a);
+		if (p->have_fdp_feature) {
+			jb(f, "enabled", p->fdp_enabled);
+			ju(f, "config_index", p->fdp_cidx);
+		}
 		json_object_object_add(o, "fdp_configs", f);
+	}
+	if (p->have_dirs) {
+		f = json_object_new_object();
+		ju(f, "supported", p->dirs_supported);
+		ju(f, "enabled", p->dirs_enabled);
+		if (p->have_streams) {
+			ju(f, "msl", p->streams_msl);
+			ju(f, "nsa", p->streams_nsa);
+			ju(f, "nso", p->streams_nso);
+			ju(f, "sws", p->streams_sws);
+			ju(f, "sgs", p->streams_sgs);
+		}
+		json_object_object_add(o, "directives", f);
 	}
 	return o;
 }

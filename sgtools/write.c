@@ -30,6 +30,7 @@
 #include "fhint/endian.h"
 #include "fhint/hints.h"
 #include "fhint/nvme_cmd.h"
+#include "fhint/nvme_directive.h"
 #include "fhint/nvme_identify.h"
 #include "fhint/probe.h"
 #include "fhint/scsi_proto.h"
@@ -847,15 +848,98 @@ out:
 	return ret;
 }
 
+/* One Directive Send / Receive (NVMe Base 2.0 5.9, 5.10) */
+static int nvme_dir(struct fhint_dev *dev, const struct fhint_nvme_dir *d,
+		    uint8_t *buf)
+{
+	struct nvme_passthru_cmd c;
+	int ret = fhint_nvme_dir_encode(d, &c);
+
+	return ret ? ret : fhint_dev_nvme_admin(dev, &c, buf, NULL);
+}
+
+/*
+ * --stream on NVMe (Base 2.0 8.7 Streams directive): the controller must
+ * support the directive; it is enabled for the namespace if it is not yet
+ * (Enable Directive, as Linux 4.13-5.17 did at probe), and the stream must
+ * be at most MSL.  0, or the exit code after one line.
+ */
+static int nvme_streams_on(struct wr_job *j,
+			   const struct fhint_nvme_limits *lim)
+{
+	struct fhint_nvme_dir d = { .nsid = j->nsid };
+	struct fhint_nvme_dir_params dp;
+	struct fhint_nvme_streams_params sp;
+	uint8_t *buf = calloc(1, FHINT_NVME_DIR_ID_PARAMS_LEN);
+	int ret;
+
+	if (!buf)
+		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
+	d.dtype = FHINT_NVME_DTYPE_IDENTIFY;
+	d.doper = FHINT_NVME_DOPER_ID_RECV_PARAMS;
+	d.data_len = FHINT_NVME_DIR_ID_PARAMS_LEN;
+	ret = lim->directives ? nvme_dir(j->dev, &d, buf) : -ENOTSUP;
+	if (!ret)
+		ret = fhint_nvme_dir_params_decode(buf, d.data_len, &dp);
+	if (!ret && !(dp.supported &
+		      FHINT_NVME_DIR_BIT(FHINT_NVME_DTYPE_STREAMS)))
+		ret = -ENOTSUP;
+	if (ret == -ENOTSUP) {
+		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			      "%s: the controller does not support the Streams directive",
+			      j->o->target);
+		goto out;
+	}
+	if (ret) {
+		ret = nvme_fail(j, "Directive Receive (Identify)", ret);
+		goto out;
+	}
+	if (!(dp.enabled & FHINT_NVME_DIR_BIT(FHINT_NVME_DTYPE_STREAMS))) {
+		memset(&d, 0, sizeof(d));
+		d.send = true;
+		d.nsid = j->nsid;
+		d.dtype = FHINT_NVME_DTYPE_IDENTIFY;
+		d.doper = FHINT_NVME_DOPER_ID_SEND_ENABLE;
+		d.tdtype = FHINT_NVME_DTYPE_STREAMS;
+		d.endir = true;
+		ret = nvme_dir(j->dev, &d, NULL);
+		if (ret) {
+			ret = nvme_fail(j, "Directive Send (Enable Streams)",
+					ret);
+			goto out;
+		}
+	}
+	memset(&d, 0, sizeof(d));
+	d.nsid = j->nsid;
+	d.dtype = FHINT_NVME_DTYPE_STREAMS;
+	d.doper = FHINT_NVME_DOPER_ST_RECV_PARAMS;
+	d.data_len = FHINT_NVME_STREAMS_PARAMS_LEN;
+	ret = nvme_dir(j->dev, &d, buf);
+	if (!ret)
+		ret = fhint_nvme_streams_params_decode(buf, d.data_len, &sp);
+	if (ret) {
+		ret = nvme_fail(j, "Directive Receive (Streams parameters)",
+				ret);
+		goto out;
+	}
+	if (j->o->stream > sp.msl)
+		ret = cli_err(PROG, CLI_EXIT_USAGE,
+			      "--stream %ld: the namespace has streams 1..%u",
+			      j->o->stream, sp.msl);
+out:
+	free(buf);
+	return ret;
+}
+
 static int nvme_prepare(struct wr_job *j)
 {
 	const struct wr_opts *o = j->o;
 	struct fhint_nvme_limits lim;
 	int ret;
 
-	if (o->hint >= 0 || o->group >= 0 || o->stream >= 0 || o->cdb != 16)
+	if (o->hint >= 0 || o->group >= 0 || o->cdb != 16)
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-			       "%s: NVMe takes --placement (not --hint, --group, --stream, --cdb)",
+			       "%s: NVMe takes --stream or --placement (not --hint, --group, --cdb)",
 			       o->target);
 	memset(&lim, 0, sizeof(lim));
 	j->nsid = fhint_dev_nvme_nsid(j->dev);
@@ -872,6 +956,11 @@ static int nvme_prepare(struct wr_job *j)
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			       "%s: the controller does not support Flexible Data Placement",
 			       o->target);
+	if (o->stream >= 0) {
+		ret = nvme_streams_on(j, &lim);
+		if (ret)
+			return ret;
+	}
 	j->max_nlb = FHINT_NVME_MAX_NLB;	/* NLB: 16 bits, 0's based */
 	if (lim.max_xfer_bytes && j->max_nlb > lim.max_xfer_bytes / j->lbs)
 		j->max_nlb = lim.max_xfer_bytes / j->lbs ?
@@ -882,7 +971,8 @@ static int nvme_prepare(struct wr_job *j)
 }
 
 /*
- * NVM CS Write / Read (NVM CS 1.0 3.2.6, 3.2.4).  --placement N puts
+ * NVM CS Write / Read (NVM CS 1.0 3.2.6, 3.2.4).  --stream N puts DTYPE
+ * 1h (Streams) and the stream identifier in DSPEC.  --placement N puts
  * DTYPE 2h (Data Placement) in CDW12 and N, the placement identifier
  * (reclaim group in the upper RGIF bits, placement handle below; NVMe
  * TP4146), in DSPEC (CDW13 31:16).
@@ -898,7 +988,10 @@ static int nvme_build(struct wr_job *j, struct wr_cmd *c)
 	rw.nlb = c->nlb;
 	if (c->write) {
 		rw.fua = j->o->fua;
-		if (j->o->placement >= 0) {
+		if (j->o->stream >= 0) {
+			rw.dtype = FHINT_NVME_DTYPE_STREAMS;
+			rw.dspec = (uint16_t)j->o->stream;
+		} else if (j->o->placement >= 0) {
 			rw.dtype = FHINT_NVME_DTYPE_DATA_PLACEMENT;
 			rw.dspec = (uint16_t)j->o->placement;
 		}

@@ -576,7 +576,7 @@ static void test_reconfig_diff(void)
 	CU_ASSERT_EQUAL(parse("/x?profile=thin&size=2G&lbs=4096", &b, err,
 			      sizeof(err)), 0);
 	CU_ASSERT_EQUAL(emu_config_diff_ok(&a, &b, err, sizeof(err)), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(err, "only size and threshold"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "only size, threshold and pool"));
 }
 
 static CU_TestInfo tests[] = {

@@ -871,7 +871,7 @@ static void test_delta_replay(void)
 	raw[3] = 1;
 	CU_ASSERT_EQUAL(emu_ftl_delta_decode(&e, raw, 12), -EBADMSG);
 	raw[3] = 0;
-	raw[0] = 5;
+	raw[0] = 6;
 	CU_ASSERT_EQUAL(emu_ftl_delta_decode(&e, raw, 12), -EBADMSG);
 
 	random_ops(a, &s, 3000);
@@ -928,6 +928,78 @@ static void test_delta_replay(void)
 	free(z);
 	free(y);
 	free(x);
+	free(lg.buf);
+	emu_ftl_destroy(a);
+	emu_ftl_destroy(b);
+}
+
+/* A stream's open block closed early (FDP RUH Update): the pages left are
+ * given up, the next write opens another block, GC reclaims the closed
+ * one, and the CLOSE delta replays to the same state. */
+static void test_close_group(void)
+{
+	struct emu_ftl *a = mk(64, 16, 0.25, EMU_FTL_GC_GREEDY,
+			       EMU_FTL_GC_DEST_SEPARATE, 4);
+	struct emu_ftl *b = mk(64, 16, 0.25, EMU_FTL_GC_GREEDY,
+			       EMU_FTL_GC_DEST_SEPARATE, 4);
+	struct emu_ftl_stats st;
+	struct emu_ftl_delta e;
+	struct dlog lg = { 0 };
+	uint8_t *y, *z;
+	uint64_t s = 7;
+	size_t n, i, closes = 0;
+	uint32_t p;
+
+	/* no open block yet: nothing closed, a whole block left */
+	CU_ASSERT_EQUAL(emu_ftl_group_open_left(a, 2), 16);
+	CU_ASSERT_EQUAL(emu_ftl_close_group(a, 2), 0);
+	CU_ASSERT_EQUAL(emu_ftl_close_group(a, 64), -EINVAL);
+	lg.cap = 12 * 400000;
+	lg.buf = malloc(lg.cap);
+	CU_ASSERT_FATAL(lg.buf != NULL);
+	emu_ftl_set_delta_cb(a, log_delta, &lg);
+	CU_ASSERT_EQUAL(emu_ftl_write(a, 0, 5, 2), 0);
+	CU_ASSERT_EQUAL(emu_ftl_group_open_left(a, 2), 11);
+	CU_ASSERT_EQUAL(emu_ftl_close_group(a, 2), 11);
+	CU_ASSERT_EQUAL(emu_ftl_group_open_left(a, 2), 16);
+	emu_ftl_get_stats(a, &st);
+	CU_ASSERT_EQUAL(st.nand_pages, 5);	/* nothing programmed */
+	CU_ASSERT_EQUAL(st.closed_blocks, 1);
+	check_ok(a);
+	/* closes among random writes, with GC */
+	for (i = 0; i < 4000; i++) {
+		s = s * 6364136223846793005ull + 1442695040888963407ull;
+		p = (uint32_t)(s >> 33) % nlogical(a);
+		CU_ASSERT_EQUAL_FATAL(emu_ftl_write(a, p, 1, (uint8_t)(i % 3)),
+				      0);
+		if (i % 37 == 0)
+			emu_ftl_close_group(a, (uint8_t)(i % 3));
+	}
+	emu_ftl_set_delta_cb(a, NULL, NULL);
+	check_ok(a);
+	y = snap(a, &n);
+	for (i = 0; i < lg.n; i += 12) {
+		CU_ASSERT_EQUAL_FATAL(emu_ftl_delta_decode(&e, lg.buf + i, 12),
+				      12);
+		closes += e.kind == EMU_FTL_D_CLOSE;
+		if (emu_ftl_apply(b, &e) != 0) {
+			CU_FAIL("delta did not apply");
+			break;
+		}
+	}
+	CU_ASSERT(closes > 50);
+	check_ok(b);
+	z = snap(b, &n);
+	CU_ASSERT_EQUAL(memcmp(y, z, n), 0);
+	/* a close of a log without an open block does not apply */
+	e.kind = EMU_FTL_D_CLOSE;
+	e.log = 6;		/* stream 3: never written */
+	e.group = EMU_FTL_NO_GROUP;
+	e.lpage = EMU_FTL_DEALLOC;
+	e.ppage = 0;
+	CU_ASSERT_EQUAL(emu_ftl_apply(b, &e), -EBADMSG);
+	free(y);
+	free(z);
 	free(lg.buf);
 	emu_ftl_destroy(a);
 	emu_ftl_destroy(b);
@@ -1029,6 +1101,8 @@ static CU_TestInfo tests[] = {
 	  test_region_counts },
 	{ "delta journal: raw record, replay reproduces the state",
 	  test_delta_replay },
+	{ "FDP RUH Update: a stream's open block closed early, replayed",
+	  test_close_group },
 	CU_TEST_INFO_NULL,
 };
 FHINT_SUITE("emu_ftl", tests);

@@ -364,6 +364,105 @@ static void test_thin_runs_and_threshold(void)
 	fhint_emu_close(emu);
 }
 
+/* WRITE(16) of @nlb blocks at @lba through the SCSI device server */
+static void scsi_write16(struct fhint_emu *emu, struct fhint_emu_cmd *c,
+			 uint64_t lba, uint32_t nlb, const uint8_t *data)
+{
+	struct fhint_rw_cdb w = { .op = FHINT_RW_WRITE_16, .lba = lba,
+				  .nlb = nlb };
+	uint8_t cdb[16];
+
+	CU_ASSERT_EQUAL_FATAL(fhint_rw_cdb_encode(&w, cdb, sizeof(cdb)), 16);
+	emu_t_exec(emu, c, cdb, 16, data, (size_t)nlb * 512, NULL, 0);
+}
+
+/*
+ * A thin pool smaller than the capacity (pool=256K of 1 MiB): a write
+ * that would map more than the pool has left is refused whole with DATA
+ * PROTECT, SPACE ALLOCATION FAILED WRITE PROTECT (27/07, SBC-4 4.7.3.7.3),
+ * blocks already mapped cost nothing, deallocation gives room back, and
+ * the soft threshold (38/07, SBC-4 4.7.3.7.2) is a percentage of the pool.
+ */
+static void test_thin_pool(void)
+{
+	struct fhint_emu *emu = emu_t_open("?size=1M&profile=thin&pool=256K&"
+					   "threshold=50");
+	struct emu_dev *dev = dev_of(emu);
+	static const uint8_t tur[6] = { 0 };
+	uint8_t *w = xbuf(512 * 512);
+	struct fhint_emu_stats st;
+	struct fhint_check chk;
+	struct fhint_emu_cmd c;
+	struct fhint_dev *nv = NULL;
+	struct nvme_passthru_cmd nc;
+	uint8_t *id = xbuf(4096);
+	uint16_t status = 0;
+
+	memset(&chk, 0, sizeof(chk));
+	pattern(w, 0, 512, 512, 9);
+	CU_ASSERT_EQUAL(emu_pool_blocks(dev), 512);
+	/* 255 of 512: below the threshold */
+	scsi_write16(emu, &c, 0, 255, w);
+	EMU_ASSERT_GOOD(&c);
+	emu_t_exec(emu, &c, tur, 6, NULL, 0, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	/* 256 = 50% of the pool (12.5% of the capacity): 38/07 */
+	scsi_write16(emu, &c, 255, 1, w);
+	EMU_ASSERT_GOOD(&c);
+	emu_t_exec(emu, &c, tur, 6, NULL, 0, NULL, 0);
+	EMU_ASSERT_SENSE(&c, FHINT_SK_UNIT_ATTENTION, 0x38, 0x07);
+	/* 300 new blocks with 256 left: 27/07, nothing mapped */
+	scsi_write16(emu, &c, 1000, 300, w);
+	EMU_ASSERT_SENSE(&c, FHINT_SK_DATA_PROTECT, 0x27, 0x07);
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 256);
+	STATUS(dev, 1000, 300, EMU_LBA_DEALLOCATED, 300);
+	/* exactly what is left, then rewriting mapped blocks: fine */
+	scsi_write16(emu, &c, 1000, 256, w);
+	EMU_ASSERT_GOOD(&c);
+	scsi_write16(emu, &c, 50, 200, w);
+	EMU_ASSERT_GOOD(&c);
+	/* one more block: the pool is full */
+	scsi_write16(emu, &c, 2000, 1, w);
+	EMU_ASSERT_SENSE(&c, FHINT_SK_DATA_PROTECT, 0x27, 0x07);
+	/* deallocation gives the space back */
+	CU_ASSERT_EQUAL(emu_media_unmap(dev, 0, 10, false, &chk), 0);
+	scsi_write16(emu, &c, 2000, 10, w);
+	EMU_ASSERT_GOOD(&c);
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &st), 0);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 512);
+	fhint_emu_close(emu);
+
+	/* NVMe: NCAP is the pool; past it Capacity Exceeded (0/81h) */
+	CU_ASSERT_EQUAL_FATAL(fhint_dev_open("emu:?protocol=nvme&size=1M&"
+					     "profile=thin&pool=256K", 0, &nv,
+					     NULL, 0), 0);
+	memset(&nc, 0, sizeof(nc));
+	nc.opcode = 0x06;
+	nc.nsid = 1;
+	nc.data_len = 4096;
+	CU_ASSERT_EQUAL(fhint_dev_nvme_admin(nv, &nc, id, NULL), 0);
+	CU_ASSERT_EQUAL(fhint_get_le64(id + 0), 2048);	/* NSZE */
+	CU_ASSERT_EQUAL(fhint_get_le64(id + 8), 512);	/* NCAP */
+	memset(&nc, 0, sizeof(nc));
+	nc.opcode = 0x01;
+	nc.nsid = 1;
+	nc.cdw12 = 512;			/* 513 blocks */
+	nc.data_len = 513 * 512;
+	free(w);
+	w = xbuf(513 * 512);
+	CU_ASSERT_EQUAL(fhint_emu_nvme_exec(fhint_dev_emu(nv), &nc, w, false,
+					    NULL, &status), 0);
+	CU_ASSERT_EQUAL(status, NVME_SC_DNR | NVME_SC_CAP_EXCEEDED);
+	nc.cdw12 = 511;
+	CU_ASSERT_EQUAL(fhint_emu_nvme_exec(fhint_dev_emu(nv), &nc, w, false,
+					    NULL, &status), 0);
+	CU_ASSERT_EQUAL(status, 0);
+	fhint_dev_close(nv);
+	free(id);
+	free(w);
+}
+
 static void test_smr_host_aware(void)
 {
 	/* 64 MiB, 8 MiB zones (16384 LBAs), zone 0 conventional */
@@ -1394,6 +1493,8 @@ static CU_TestInfo tests[] = {
 	{ "WRITE SAME, zeros, ANCHOR", test_write_same_and_anchor },
 	{ "thin: per-LBA runs, soft threshold 38/07 (SBC-4 4.7.3.8)",
 	  test_thin_runs_and_threshold },
+	{ "thin: pool= smaller than the capacity: 27/07 and 38/07 follow it",
+	  test_thin_pool },
 	{ "smr host aware: write pointer, zone reset by UNMAP",
 	  test_smr_host_aware },
 	{ "smr drive managed: media cache folds, band rewrites",

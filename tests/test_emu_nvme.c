@@ -260,8 +260,12 @@ static void test_identify_ctrl(void)
 							 0x00 }), 4);
 	/* 111 CNTRLTYPE 1: I/O controller */
 	CU_ASSERT_EQUAL(buf[111], 1);
-	/* 257:256 OACS 0: no directives */
-	FHINT_ASSERT_BYTES(buf + 256, ((const uint8_t[]){ 0, 0 }), 2);
+	/* 99:96 CTRATT: bit 4 Endurance Groups (FDP off: bit 19 0) */
+	FHINT_ASSERT_BYTES(buf + 96, ((const uint8_t[]){ 0x10, 0, 0, 0 }), 4);
+	/* 257:256 OACS: bit 5 Directives (Streams) */
+	FHINT_ASSERT_BYTES(buf + 256, ((const uint8_t[]){ 0x20, 0 }), 2);
+	/* 341:340 ENDGIDMAX 1 */
+	FHINT_ASSERT_BYTES(buf + 340, ((const uint8_t[]){ 1, 0 }), 2);
 	/* 512 SQES, 513 CQES */
 	CU_ASSERT_EQUAL(buf[512], 0x66);
 	CU_ASSERT_EQUAL(buf[513], 0x44);
@@ -623,12 +627,14 @@ static void test_bad_opcode(void)
 	c.opcode = 0x05;
 	CU_ASSERT_EQUAL(fhint_dev_nvme(dev, &c, NULL, NULL), -EIO);
 	CU_ASSERT_EQUAL(nv_status(dev), NVME_SC_DNR | NVME_SC_INVALID_OPCODE);
-	/* admin: Directive Receive (OACS bit 5 is 0), and straight to the
-	 * emulator an admin opcode the transport would not pass */
+	/* admin: Directive Receive with DOPER 0 (Identify defines 01h
+	 * only): Invalid Field; and straight to the emulator an admin
+	 * opcode the transport would not pass */
 	memset(&c, 0, sizeof(c));
 	c.opcode = FHINT_NVME_ADMIN_DIRECTIVE_RECV;
+	c.nsid = 1;
 	CU_ASSERT_EQUAL(fhint_dev_nvme_admin(dev, &c, NULL, NULL), -EIO);
-	CU_ASSERT_EQUAL(nv_status(dev), NVME_SC_DNR | NVME_SC_INVALID_OPCODE);
+	CU_ASSERT_EQUAL(nv_status(dev), NVME_SC_DNR | NVME_SC_INVALID_FIELD);
 	c.opcode = 0x80;
 	CU_ASSERT_EQUAL(fhint_emu_nvme_exec(fhint_dev_emu(dev), &c, NULL, true,
 					    NULL, &status), 0);

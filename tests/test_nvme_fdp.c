@@ -440,6 +440,94 @@ static void test_io_mgmt_reserved_dwords(void)
 	}
 }
 
+/* RUH Usage (21h), FDP Statistics (22h), FDP Events (23h): built with
+ * libnvme's structs, read by fhint's decoders, and back. */
+static void test_fdp_logs_vs_libnvme(void)
+{
+	uint8_t buf[sizeof(struct nvme_fdp_events_log)], ruha[4] = { 0 };
+	struct nvme_fdp_ruhu_log *ru = (struct nvme_fdp_ruhu_log *)buf;
+	struct nvme_fdp_stats_log *st = (struct nvme_fdp_stats_log *)buf;
+	struct nvme_fdp_events_log *el = (struct nvme_fdp_events_log *)buf;
+	struct fhint_nvme_fdp_stats fs;
+	struct fhint_nvme_fdp_event ev[2];
+	size_t copied = 0;
+
+	CU_ASSERT_EQUAL(sizeof(struct nvme_fdp_ruhu_desc),
+			FHINT_NVME_RUHU_DESC_LEN);
+	CU_ASSERT_EQUAL(offsetof(struct nvme_fdp_ruhu_log, ruhus),
+			FHINT_NVME_RUHU_HDR_LEN);
+	CU_ASSERT_EQUAL(sizeof(struct nvme_fdp_stats_log),
+			FHINT_NVME_FDP_STATS_LEN);
+	CU_ASSERT_EQUAL(sizeof(struct nvme_fdp_event), FHINT_NVME_FDP_EVENT_LEN);
+	CU_ASSERT_EQUAL(offsetof(struct nvme_fdp_events_log, events),
+			FHINT_NVME_FDP_EVENTS_HDR_LEN);
+
+	memset(buf, 0, sizeof(buf));
+	ru->nruh = htole16(3);
+	ru->ruhus[0].ruha = 1u << NVME_FDP_RUHA_HOST_SHIFT;
+	ru->ruhus[2].ruha = 1u << NVME_FDP_RUHA_CTRL_SHIFT;
+	CU_ASSERT_EQUAL(fhint_nvme_ruhu_decode(buf, 8 + 8 * 3, ruha, 4), 3);
+	CU_ASSERT_EQUAL(ruha[0], FHINT_NVME_RUHA_HOST);
+	CU_ASSERT_EQUAL(ruha[1], FHINT_NVME_RUHA_UNUSED);
+	CU_ASSERT_EQUAL(ruha[2], FHINT_NVME_RUHA_CTRL);
+	CU_ASSERT_EQUAL(fhint_nvme_ruhu_decode(buf, 8 + 8 * 2, ruha, 4),
+			-EBADMSG);
+	CU_ASSERT_EQUAL(fhint_nvme_ruhu_decode(buf, 8 + 8 * 3, ruha, 2),
+			-EMSGSIZE);
+	memset(buf, 0xff, sizeof(buf));
+	CU_ASSERT_EQUAL(fhint_nvme_ruhu_encode(ruha, 3, buf, sizeof(buf)), 32);
+	CU_ASSERT_EQUAL(le16toh(ru->nruh), 3);
+	CU_ASSERT_EQUAL(ru->ruhus[2].ruha, 1u << NVME_FDP_RUHA_CTRL_SHIFT);
+	CU_ASSERT_EQUAL(ru->ruhus[2].rsvd1[6], 0);
+
+	memset(buf, 0, sizeof(buf));
+	*(uint64_t *)st->hbmw = htole64(4096);
+	*(uint64_t *)st->mbmw = htole64(8192);
+	*(uint64_t *)st->mbe = htole64(1u << 20);
+	CU_ASSERT_EQUAL(fhint_nvme_fdp_stats_decode(buf, 64, &fs), 0);
+	CU_ASSERT_EQUAL(fs.hbmw, 4096);
+	CU_ASSERT_EQUAL(fs.mbmw, 8192);
+	CU_ASSERT_EQUAL(fs.mbe, 1u << 20);
+	st->mbe[8] = 1;		/* past 64 bits: saturates */
+	CU_ASSERT_EQUAL(fhint_nvme_fdp_stats_decode(buf, 64, &fs), 0);
+	CU_ASSERT_EQUAL(fs.mbe, UINT64_MAX);
+	CU_ASSERT_EQUAL(fhint_nvme_fdp_stats_decode(buf, 63, &fs), -EBADMSG);
+
+	memset(buf, 0, sizeof(buf));
+	el->n = htole32(2);
+	el->events[1].type = NVME_FDP_EVENT_PID;
+	el->events[1].flags = NVME_FDP_EVENT_F_PIV | NVME_FDP_EVENT_F_NSIDV;
+	el->events[1].pid = htole16(0x1234);
+	el->events[1].nsid = htole32(7);
+	el->events[1].rgid = htole16(3);
+	el->events[1].ruhid = 9;
+	CU_ASSERT_EQUAL(fhint_nvme_fdp_events_decode(buf, 64 + 128, ev, 2,
+						     &copied), 2);
+	CU_ASSERT_EQUAL(copied, 2);
+	CU_ASSERT_EQUAL(ev[1].type, FHINT_NVME_FDPET_INVALID_PID);
+	CU_ASSERT_EQUAL(ev[1].flags, FHINT_NVME_FDPEF_PIV |
+				     FHINT_NVME_FDPEF_NSIDV);
+	CU_ASSERT_EQUAL(ev[1].pid, 0x1234);
+	CU_ASSERT_EQUAL(ev[1].nsid, 7);
+	CU_ASSERT_EQUAL(ev[1].rgid, 3);
+	CU_ASSERT_EQUAL(ev[1].ruhid, 9);
+	/* a short buffer: the count as given, fewer copied */
+	CU_ASSERT_EQUAL(fhint_nvme_fdp_events_decode(buf, 64 + 64, ev, 2,
+						     &copied), 2);
+	CU_ASSERT_EQUAL(copied, 1);
+	memset(buf, 0xff, sizeof(buf));
+	CU_ASSERT_EQUAL(fhint_nvme_fdp_events_encode(ev, 2, buf, sizeof(buf)),
+			192);
+	CU_ASSERT_EQUAL(le32toh(el->n), 2);
+	CU_ASSERT_EQUAL(el->events[1].type, NVME_FDP_EVENT_PID);
+	CU_ASSERT_EQUAL(le16toh(el->events[1].pid), 0x1234);
+	CU_ASSERT_EQUAL(le16toh(el->events[1].rgid), 3);
+	CU_ASSERT_EQUAL(el->events[1].ruhid, 9);
+	CU_ASSERT_EQUAL(el->events[1].vs[23], 0);
+	CU_ASSERT_EQUAL(fhint_nvme_fdp_events_encode(ev, 2, buf, 191),
+			-EMSGSIZE);
+}
+
 static CU_TestInfo tests[] = {
 	{ "FDP layouts and constants match libnvme",
 	  test_layout_matches_libnvme },
@@ -458,6 +546,8 @@ static CU_TestInfo tests[] = {
 	{ "I/O Management decode refusals", test_io_mgmt_decode_refusals },
 	{ "I/O Management: every bit of reserved CDW2/3/12..15",
 	  test_io_mgmt_reserved_dwords },
+	{ "RUH Usage, FDP Statistics, FDP Events logs vs libnvme structs",
+	  test_fdp_logs_vs_libnvme },
 	CU_TEST_INFO_NULL,
 };
 FHINT_SUITE("nvme_fdp", tests);

@@ -846,8 +846,9 @@ static void test_nvme_fdp_configs(void)
 						     FHINT_DEV_RDONLY, &dev,
 						     err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(fhint_probe_nvme(dev, p, &st), 0);
-	/* 4 Identify + Get Log Page: LID 20h, NUMDL 1023, LSI = ENDGID */
-	CU_ASSERT_EQUAL(cap.calls, 5);
+	/* 4 Identify, Get Features FDP (1Dh), then Get Log Page: LID 20h,
+	 * NUMDL 1023, LSI = ENDGID */
+	CU_ASSERT_EQUAL(cap.calls, 6);
 	CU_ASSERT_EQUAL(cap.cmd.opcode, 0x02);
 	CU_ASSERT_EQUAL(cap.cmd.cdw10, 0x20 | 1023u << 16);
 	CU_ASSERT_EQUAL(cap.cmd.cdw11, 3u << 16);

@@ -778,6 +778,37 @@ static void test_nvme_placement(void)
 }
 
 /*
+ * --stream and --placement against the emulator's NVMe personality: the
+ * Streams directive is enabled by the tool (Base 2.0 8.7), the blocks
+ * land on the FTL group of the stream / placement handle.
+ */
+static void test_nvme_emu_stream_placement(void)
+{
+	struct fhint_dev *dev = tw_open("emu:?protocol=nvme&size=16M&ppb=16");
+	struct tw_out o;
+
+	tw_run(&o, dev, "--stream", "2", "--verify", "nvme", "0+1M", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.out, "stream 2"));
+	CU_ASSERT_EQUAL(tw_stats(dev).group_write_blocks[2], 2048);
+	tw_run(&o, dev, "--stream", "9", "nvme", "0+1M", NULL);
+	CU_ASSERT_EQUAL(o.rc, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.err, "streams 1..5"));
+	tw_run(&o, dev, "--placement", "1", "nvme", "0+1M", NULL);
+	CU_ASSERT_EQUAL(o.rc, 4);
+	fhint_dev_close(dev);
+
+	dev = tw_open("emu:?protocol=nvme&size=16M&ppb=16&fdp=1");
+	tw_run(&o, dev, "--placement", "4", "--verify", "nvme", "8+64", NULL);
+	CU_ASSERT_EQUAL(o.rc, 0);
+	CU_ASSERT_EQUAL(tw_stats(dev).group_write_blocks[4], 64);
+	tw_run(&o, dev, "--stream", "1", "nvme", "0+8", NULL);
+	CU_ASSERT_EQUAL(o.rc, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(o.err, "Streams directive"));
+	fhint_dev_close(dev);
+}
+
+/*
  * A thin LUN crossing its soft threshold mid-run raises 38/07 on the next
  * command (SBC-4 4.7.3.7.2): the write is sent again, as Linux sd does,
  * the tool says so and finishes; --retries 0 gives the old exit 1.
@@ -1015,6 +1046,8 @@ static CU_TestInfo tests[] = {
 	{ "file-backed emu: written, reopened, verified", test_file_backed_emu_reopened },
 	{ "--file: F_SET_RW_HINT and O_DIRECT pwrite", test_file_rw_hint },
 	{ "--placement: NVMe Write with DTYPE 2h / DSPEC", test_nvme_placement },
+	{ "--stream / --placement on the emulator's NVMe personality",
+	  test_nvme_emu_stream_placement },
 	{ "unit attention mid-run: retried, said, finished", test_ua_mid_run },
 	{ "conflicting options refused; one summary line",
 	  test_conflicts_and_summary },

@@ -164,4 +164,94 @@ int fhint_nvme_ruh_update_decode(const struct fhint_nvme_iomgmt *m,
 				 const uint8_t *buf, size_t len,
 				 uint16_t *pids, size_t pids_max);
 
+/*
+ * Flexible Data Placement feature (FID 1Dh, Base 2.1 "Flexible Data
+ * Placement"): CDW11 15:0 Endurance Group Identifier; Set Features CDW12
+ * and Get Features CQE DW0: bit 0 FDPE (enabled), 15:8 FDPCIDX (the
+ * configuration in use).
+ */
+#define FHINT_NVME_FEAT_FDP_ENDGID_MASK	0xffffu
+#define FHINT_NVME_FEAT_FDP_FDPE	(1u << 0)
+#define FHINT_NVME_FEAT_FDP_CIDX_SHIFT	8
+#define FHINT_NVME_FEAT_FDP_CIDX_MASK	0xffu
+
+/*
+ * Reclaim Unit Handle Usage log page (LID 21h, LSI = Endurance Group):
+ * header 1:0 NRUH, 7:2 reserved; then NRUH 8-byte descriptors, byte 0 RUHA.
+ */
+#define FHINT_NVME_RUHU_HDR_LEN		8u
+#define FHINT_NVME_RUHU_DESC_LEN	8u
+#define FHINT_NVME_RUHA_UNUSED		0x0	/* not used by a namespace */
+#define FHINT_NVME_RUHA_HOST		0x1	/* host specified */
+#define FHINT_NVME_RUHA_CTRL		0x2	/* controller specified */
+
+/* Returns 8 + 8 * n; -EMSGSIZE if @len is too small. */
+int fhint_nvme_ruhu_encode(const uint8_t *ruha, uint16_t n, uint8_t *buf,
+			   size_t len);
+/* Returns NRUH; -EBADMSG if @len cannot hold them, -EMSGSIZE if
+ * @ruha_max is too small. */
+int fhint_nvme_ruhu_decode(const uint8_t *buf, size_t len, uint8_t *ruha,
+			   size_t ruha_max);
+
+/*
+ * FDP Statistics log page (LID 22h, LSI = Endurance Group), 64 bytes:
+ * 15:0 HBMW Host Bytes with Metadata Written, 31:16 MBMW Media Bytes with
+ * Metadata Written, 47:32 MBE Media Bytes Erased, 63:48 reserved; each a
+ * 128-bit counter of which fhint keeps the low 64 bits (decode: a high half
+ * that is not zero saturates to UINT64_MAX).
+ */
+#define FHINT_NVME_FDP_STATS_LEN	64u
+
+struct fhint_nvme_fdp_stats {
+	uint64_t hbmw;
+	uint64_t mbmw;
+	uint64_t mbe;
+};
+
+int fhint_nvme_fdp_stats_encode(const struct fhint_nvme_fdp_stats *st,
+				uint8_t *buf, size_t len);
+int fhint_nvme_fdp_stats_decode(const uint8_t *buf, size_t len,
+				struct fhint_nvme_fdp_stats *st);
+
+/*
+ * FDP Events log page (LID 23h, LSI = Endurance Group; LSP bit 0: 1 host
+ * events, 0 controller events): header 3:0 NUMFDPE, 63:4 reserved; then
+ * 64-byte FDP Event descriptors: 0 FDPET (type), 1 FDPEF (flags: 0 PIV,
+ * 1 NSIDV, 2 LV), 3:2 PID, 11:4 Timestamp, 15:12 NSID, 31:16 type
+ * specific, 33:32 RGID, 34 RUHID, 39:35 reserved, 63:40 vendor specific.
+ */
+#define FHINT_NVME_FDP_EVENTS_HDR_LEN	64u
+#define FHINT_NVME_FDP_EVENT_LEN	64u
+#define FHINT_NVME_FDP_EVENTS_LSP_HOST	0x1
+/* Event types: host events 00h.., controller events 80h.. */
+#define FHINT_NVME_FDPET_RU_NOT_FULLY_WRITTEN	0x00
+#define FHINT_NVME_FDPET_RU_TIME_LIMIT		0x01
+#define FHINT_NVME_FDPET_CTRL_RESET_RUH		0x02
+#define FHINT_NVME_FDPET_INVALID_PID		0x03
+#define FHINT_NVME_FDPET_MEDIA_REALLOCATED	0x80
+#define FHINT_NVME_FDPET_IMPLICIT_RUH_CHANGE	0x81
+#define FHINT_NVME_FDPEF_PIV		(1u << 0)
+#define FHINT_NVME_FDPEF_NSIDV		(1u << 1)
+#define FHINT_NVME_FDPEF_LV		(1u << 2)
+
+struct fhint_nvme_fdp_event {
+	uint8_t  type;		/* FHINT_NVME_FDPET_* */
+	uint8_t  flags;		/* FHINT_NVME_FDPEF_* */
+	uint16_t pid;
+	uint64_t timestamp;	/* the 8-byte Timestamp field as stored */
+	uint32_t nsid;
+	uint16_t rgid;
+	uint8_t  ruhid;
+};
+
+/* Returns 64 + 64 * n; -EMSGSIZE if @len is too small. */
+int fhint_nvme_fdp_events_encode(const struct fhint_nvme_fdp_event *ev,
+				 uint32_t n, uint8_t *buf, size_t len);
+/* Returns NUMFDPE (which may exceed the events @len holds: only those
+ * copied, at most @ev_max, are in @ev; *@copied says how many);
+ * -EBADMSG if @len < 64. */
+int fhint_nvme_fdp_events_decode(const uint8_t *buf, size_t len,
+				 struct fhint_nvme_fdp_event *ev,
+				 size_t ev_max, size_t *copied);
+
 #endif /* FHINT_NVME_FDP_H */

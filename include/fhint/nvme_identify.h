@@ -66,6 +66,7 @@
 #define FHINT_NVME_ONCS_WRITE_ZEROES	(1u << 3)
 #define FHINT_NVME_ONCS_VERIFY		(1u << 7)
 #define FHINT_NVME_ONCS_COPY		(1u << 8)
+#define FHINT_NVME_CTRATT_ENDGRPS	(1u << 4)	/* Endurance Groups */
 #define FHINT_NVME_CTRATT_FDPS		(1u << 19)
 #define FHINT_NVME_VWC_PRESENT		(1u << 0)
 #define FHINT_NVME_VWC_FLUSH_BCAST_SHIFT 1	/* bits 2:1 */

@@ -28,6 +28,7 @@
 /* Base 2.0 "Opcodes for Admin Commands": the ones fhint uses */
 #define FHINT_NVME_ADMIN_GET_LOG_PAGE	0x02
 #define FHINT_NVME_ADMIN_IDENTIFY	0x06
+#define FHINT_NVME_ADMIN_SET_FEATURES	0x09
 #define FHINT_NVME_ADMIN_GET_FEATURES	0x0a
 #define FHINT_NVME_ADMIN_DIRECTIVE_SEND	0x19
 #define FHINT_NVME_ADMIN_DIRECTIVE_RECV	0x1a
@@ -72,12 +73,20 @@
 #define FHINT_NVME_SC_DATA_XFER_ERROR	0x04
 #define FHINT_NVME_SC_INTERNAL_ERROR	0x06
 #define FHINT_NVME_SC_INVALID_NS	0x0b
+#define FHINT_NVME_SC_CMD_SEQ_ERROR	0x0c	/* Command Sequence Error */
 #define FHINT_NVME_SC_SGL_LEN_INVALID	0x0f
+/* Base 2.1 (TP4146 Flexible Data Placement) */
+#define FHINT_NVME_SC_FDP_DISABLED	0x29	/* FDP Disabled */
+#define FHINT_NVME_SC_INVALID_PHID_LIST	0x2a	/* Invalid Placement Handle
+						 * List */
 #define FHINT_NVME_SC_LBA_OUT_OF_RANGE	0x80
 #define FHINT_NVME_SC_CAPACITY_EXCEEDED	0x81
 
 /* SCT 1h (Base 2.0 "Command Specific Status Values") */
 #define FHINT_NVME_SC_INVALID_LOG_PAGE	0x09
+#define FHINT_NVME_SC_FEAT_NOT_CHANGEABLE 0x0e	/* Feature Not Changeable */
+#define FHINT_NVME_SC_STREAM_ALLOC_FAILED 0x7f	/* Stream Resource
+						 * Allocation Failed */
 
 /* SCT 2h (Base 2.0 "Media and Data Integrity Errors") */
 #define FHINT_NVME_SC_WRITE_FAULT	0x80

@@ -90,6 +90,20 @@ struct fhint_nvme_geometry {
 	uint8_t  fdp_version;
 	int      fdp_ncopied;		/* configurations in fdp[] */
 	struct fhint_nvme_geometry_fdp fdp[FHINT_PROBE_NVME_MAX_FDP_CFG];
+	/* Directives (OACS bit 5): the Identify directive's Return
+	 * Parameters and, when Streams are supported, the Streams Return
+	 * Parameters (NVMe Base 2.0 8.7) */
+	bool     have_dirs;
+	uint32_t dirs_supported, dirs_enabled;	/* bit n: directive type n */
+	bool     have_streams;
+	uint16_t streams_msl;		/* Max Streams Limit */
+	uint16_t streams_nsa, streams_nso; /* allocated, open */
+	uint32_t streams_sws;		/* Stream Write Size, blocks */
+	uint16_t streams_sgs;		/* Stream Granularity Size, SWS units */
+	/* Get Features FDP (1Dh) for the namespace's endurance group */
+	bool     have_fdp_feature;
+	bool     fdp_enabled;		/* FDPE */
+	uint8_t  fdp_cidx;		/* FDPCIDX: configuration in use */
 };
 
 /*

@@ -123,12 +123,12 @@ static void lbp_params(struct emu_dev *dev, struct log_out *o)
 {
 	struct fhint_emu_stats st;
 	uint8_t te = emu_log_threshold_exponent(dev);
-	uint64_t used, avail, set = 1ULL << te;
+	uint64_t used, avail, set = 1ULL << te, pool = emu_pool_blocks(dev);
 
 	current_stats(dev, &st);
-	used = st.mapped_blocks < dev->nblocks ? st.mapped_blocks
-					       : dev->nblocks;
-	avail = dev->nblocks - used;
+	/* the pool (pool=) is the resource; the capacity without it */
+	used = st.mapped_blocks < pool ? st.mapped_blocks : pool;
+	avail = pool - used;
 	put_lbp(o, FHINT_LOG_LBP_AVAILABLE, avail >> te);
 	put_lbp(o, FHINT_LOG_LBP_USED, (used + set - 1) >> te);
 }

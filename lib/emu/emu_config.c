@@ -120,7 +120,11 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	  "rbd: seconds any cluster operation may take before the "	\
 	  "command fails (default 30)")					\
 	X("threshold", K_UINT, threshold_pct, 0, 100, P_THIN, "0..100",	\
-	  "thin: soft threshold, % of capacity mapped (default 0: none)") \
+	  "thin: soft threshold, % of the pool mapped (default 0: none)") \
+	X("pool", K_BYTES, pool, 0, 1ULL << 50, P_THIN,			\
+	  "BYTES 0..1024T, a multiple of lbs",				\
+	  "thin: the pool the LUN maps from; writes past it get 27/07 "	\
+	  "(default 0: the capacity)")					\
 	X("max_unmap", K_UINT, max_unmap_lba, 0, 0xffffffff, P_ALL,	\
 	  "0..4294967295 blocks",					\
 	  "VPD B0h MAXIMUM UNMAP LBA COUNT (default 0: 1 GiB worth)")	\
@@ -164,6 +168,9 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	X("dmrsl", K_UINT, dmrsl, 0, 0xffffffff, P_ALL,		\
 	  "0..4294967295 blocks (protocol=nvme)",			\
 	  "NVMe DMRSL, blocks per DSM range (default 0: max_unmap)")	\
+	X("fdp", K_BOOL, fdp, 0, 1, P_FLASH, "0|1",			\
+	  "1: Flexible Data Placement enabled, one reclaim unit handle "	\
+	  "per stream (protocol=nvme; default 0)")			\
 	TIMING_KEYS(X)
 
 /*
@@ -635,6 +642,11 @@ static int validate(const struct emu_config *c, uint64_t seen,
 			    c->perm_streams, c->perm_streams, c->streams);
 	if (!c->nvme && key_seen(seen, "dmrsl"))
 		return fail(err, errlen, "dmrsl: needs protocol=nvme");
+	if (c->pool % c->lbs)
+		return fail(err, errlen, "pool: %llu is not a multiple of lbs "
+			    "%u", (unsigned long long)c->pool, c->lbs);
+	if (!c->nvme && c->fdp)
+		return fail(err, errlen, "fdp: needs protocol=nvme");
 	if (c->nvme && c->profile == EMU_PROFILE_SMR_HOST_AWARE)
 		return fail(err, errlen, "protocol: nvme with profile="
 			    "smr-host-aware; zones would need the Zoned "
@@ -713,7 +725,7 @@ static const char *const per_open_keys[] = {
  * geometry or model and must match.
  */
 static const char *const reopen_change_keys[] = {
-	"threshold", "max_unmap", "max_unmap_desc", "max_ws", "max_xfer",
+	"threshold", "pool", "max_unmap", "max_unmap_desc", "max_ws", "max_xfer",
 	"dmrsl", "anchor", "vendor", "product", "serial", "naa", "sat",
 	"dsense", "wce",
 };
@@ -935,7 +947,7 @@ static bool key_applies(const struct emu_config *c, const struct key *k)
 {
 	if (!(k->profiles & (1u << c->profile)))
 		return false;
-	if (!strcmp(k->name, "dmrsl"))
+	if (!strcmp(k->name, "dmrsl") || !strcmp(k->name, "fdp"))
 		return c->nvme;
 	if (!strcmp(k->name, "sat"))
 		return !c->nvme;
@@ -1017,9 +1029,10 @@ int emu_config_diff_ok(const struct emu_config *old,
 	 * device has (without ppb= a new size may fit another one) */
 	a.size = b.size;
 	a.threshold_pct = b.threshold_pct;
+	a.pool = b.pool;
 	a.pages_per_block = b.pages_per_block;
 	if (memcmp(&a, &b, sizeof(a)))
-		return fail(err, errlen, "reconfig: only size and threshold "
-			    "can change on an open device");
+		return fail(err, errlen, "reconfig: only size, threshold and "
+			    "pool can change on an open device");
 	return 0;
 }

@@ -627,7 +627,8 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 			dev->nblocks = probe.nblocks;
 			emu_ua_all(dev, FHINT_UA_CAPACITY_DATA_CHANGED);
 		}
-	} else if (!ret && cfg.threshold_pct != dev->cfg.threshold_pct) {
+	} else if (!ret && (cfg.threshold_pct != dev->cfg.threshold_pct ||
+			    cfg.pool != dev->cfg.pool)) {
 		emu_ua_all(dev, FHINT_UA_MODE_PARAMETERS_CHANGED);
 		emu_media_threshold_rearm(dev->media);
 	}

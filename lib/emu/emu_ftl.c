@@ -544,6 +544,51 @@ static void erase_block(struct emu_ftl *f, uint32_t b, bool replay)
 			  EMU_FTL_INVALID, b);
 }
 
+/* Close open block @b of @log before it is full: its unwritten pages are
+ * given up (the write pointer moves to the end); GC reclaims it as any
+ * closed block. */
+static void close_block(struct emu_ftl *f, uint8_t log, uint32_t b,
+			bool replay)
+{
+	struct ftl_block *k = &f->blk[b];
+
+	k->wp = f->ppb;
+	k->state = BLK_CLOSED;
+	k->stamp = f->clock;
+	f->open[log] = NONE;
+	f->open_count--;
+	f->closed_count++;
+	bucket_add(f, b);
+	emit(f, replay, EMU_FTL_D_CLOSE, log, EMU_FTL_NO_GROUP,
+	     EMU_FTL_DEALLOC, b);
+}
+
+int64_t emu_ftl_close_group(struct emu_ftl *ftl, unsigned int group)
+{
+	uint32_t b, left;
+	uint8_t log;
+
+	if (group >= EMU_FTL_GROUPS)
+		return -EINVAL;
+	log = (uint8_t)(2 * ftl->group_stream[group]);
+	b = ftl->open[log];
+	if (b == NONE)
+		return 0;
+	left = ftl->ppb - ftl->blk[b].wp;
+	close_block(ftl, log, b, false);
+	return left;
+}
+
+int64_t emu_ftl_group_open_left(const struct emu_ftl *ftl, unsigned int group)
+{
+	uint32_t b;
+
+	if (group >= EMU_FTL_GROUPS)
+		return -EINVAL;
+	b = ftl->open[2 * ftl->group_stream[group]];
+	return b == NONE ? ftl->ppb : ftl->ppb - ftl->blk[b].wp;
+}
+
 /* ---- policy: where to write, what to collect ---- */
 
 static int dest_page(const struct emu_ftl *f, uint8_t log, uint32_t *ppage)
@@ -1027,6 +1072,13 @@ int emu_ftl_apply(struct emu_ftl *ftl, const struct emu_ftl_delta *d)
 			return -EBADMSG;
 		trim_page(f, d->lpage, true);
 		return 0;
+	case EMU_FTL_D_CLOSE:
+		if (d->ppage >= f->nb)
+			return -EINVAL;
+		if (f->open[d->log] != d->ppage)
+			return -EBADMSG;
+		close_block(f, d->log, d->ppage, true);
+		return 0;
 	case EMU_FTL_D_ERASE:
 		if (d->ppage >= f->nb)
 			return -EINVAL;
@@ -1059,7 +1111,7 @@ ssize_t emu_ftl_delta_decode(struct emu_ftl_delta *d, const uint8_t *buf,
 {
 	if (len < EMU_FTL_DELTA_LEN)
 		return -EBADMSG;
-	if (buf[0] < EMU_FTL_D_WRITE || buf[0] > EMU_FTL_D_ERASE || buf[3])
+	if (buf[0] < EMU_FTL_D_WRITE || buf[0] > EMU_FTL_D_CLOSE || buf[3])
 		return -EBADMSG;
 	d->kind = buf[0];
 	d->log = buf[1];

@@ -91,6 +91,17 @@ int emu_ftl_group_stream(const struct emu_ftl *ftl, unsigned int group);
  */
 int emu_ftl_write(struct emu_ftl *ftl, uint32_t lpage, uint32_t count,
 		  uint8_t group);
+/*
+ * Close the open host block of @group's stream before it is full (FDP
+ * Reclaim Unit Handle Update): its unwritten pages are given up, the
+ * stream's next write starts a new block.  Returns the pages given up (0
+ * when the stream has no open block), -EINVAL.
+ */
+int64_t emu_ftl_close_group(struct emu_ftl *ftl, unsigned int group);
+/* Pages left in the open host block of @group's stream (a whole block
+ * when none is open), -EINVAL. */
+int64_t emu_ftl_group_open_left(const struct emu_ftl *ftl,
+				unsigned int group);
 /* Deallocate (UNMAP / TRIM / Deallocate): 0 or -ERANGE. */
 int emu_ftl_trim(struct emu_ftl *ftl, uint32_t lpage, uint32_t count);
 
@@ -165,6 +176,7 @@ enum emu_ftl_delta_kind {
 	EMU_FTL_D_MOVE	= 2,	/* GC relocation: lpage -> ppage */
 	EMU_FTL_D_TRIM	= 3,	/* lpage deallocated; ppage freed */
 	EMU_FTL_D_ERASE	= 4,	/* ppage: the erased block number */
+	EMU_FTL_D_CLOSE	= 5,	/* ppage: the open block closed early */
 };
 
 struct emu_ftl_delta {

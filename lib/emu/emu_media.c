@@ -189,9 +189,18 @@ static uint64_t model_mapped_blocks(const struct emu_media *m)
 	}
 }
 
+uint64_t emu_pool_blocks(const struct emu_dev *dev)
+{
+	uint64_t pool = dev->cfg.profile == EMU_PROFILE_THIN && dev->cfg.pool ?
+			dev->cfg.pool / dev->lbs : dev->nblocks;
+
+	return pool < dev->nblocks ? pool : dev->nblocks;
+}
+
 /* Thin provisioning soft threshold (SBC-4 4.7.3.8): reported once
  * (EMU_MEDIA_EV_SOFT_THRESHOLD) when the mapped blocks reach threshold%
- * of the capacity, armed again when they fall below. */
+ * of the pool (the capacity without pool=), armed again when they fall
+ * below. */
 static void threshold_check(struct emu_media *m)
 {
 	uint32_t pct = m->dev->cfg.threshold_pct;
@@ -202,7 +211,7 @@ static void threshold_check(struct emu_media *m)
 		return;
 	mapped = model_mapped_blocks(m);
 	above = (unsigned __int128)mapped * 100 >=
-		(unsigned __int128)m->nblocks * pct;
+		(unsigned __int128)emu_pool_blocks(m->dev) * pct;
 	if (above && m->threshold_armed) {
 		m->threshold_armed = false;
 		m->events |= EMU_MEDIA_EV_SOFT_THRESHOLD;
@@ -302,6 +311,30 @@ static int zero_uncovered(struct emu_media *m, uint64_t lba, uint64_t end,
 	return ret;
 }
 
+/*
+ * Thin pool (pool=): a write that would map more blocks than the pool has
+ * left is refused whole, before anything changes, with SPACE ALLOCATION
+ * FAILED WRITE PROTECT (SBC-4 4.7.3.7.3: the resources to map the LBAs
+ * are exhausted).  Blocks already mapped cost nothing.
+ */
+static bool thin_pool_short(struct emu_media *m, uint64_t lba, uint64_t nlb)
+{
+	uint64_t pool = emu_pool_blocks(m->dev), used, need = 0, run, pos;
+	bool mapped;
+
+	if (pool >= m->nblocks)
+		return false;
+	used = emu_thin_mapped(m->thin);
+	if (used + nlb <= pool)
+		return false;
+	for (pos = lba; pos < lba + nlb; pos += run) {
+		run = emu_thin_run(m->thin, pos, lba + nlb - pos, &mapped);
+		if (!mapped)
+			need += run;
+	}
+	return used + need > pool;
+}
+
 /* Update the model for a write; zero the uncovered part of deallocated
  * head/tail units.  0 or -errno with chk set. */
 static int model_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
@@ -334,6 +367,10 @@ static int model_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	case EMU_PROFILE_SMR_DRIVE_MANAGED:
 		return emu_smr_write(m->smr, lba, nlb, chk);
 	default:
+		if (thin_pool_short(m, lba, nlb))
+			return fhint_check_set(chk, FHINT_SK_DATA_PROTECT,
+					       FHINT_ASC_WRITE_PROTECTED, 0x07,
+					       -ENOSPC);
 		emu_thin_set(m->thin, lba, nlb, true);
 		return 0;
 	}
@@ -655,4 +692,25 @@ int emu_media_collect(struct emu_dev *dev)
 	else
 		m->in_op = false;
 	return ret ? ret : cret;
+}
+
+int64_t emu_media_close_group(struct emu_dev *dev, uint8_t group)
+{
+	struct emu_media *m = dev->media;
+	int64_t left;
+	int ret = 0;
+
+	if (!m || !m->ftl)
+		return -ENODEV;
+	if (m->broken)
+		return -EIO;
+	if (m->rdonly)
+		return -EROFS;
+	media_op_begin(m);
+	left = emu_ftl_close_group(m->ftl, group & 63);
+	if (m->ndeltas)
+		ret = media_op_commit(m, OP_MODEL, 0, 0, 0);
+	else
+		m->in_op = false;
+	return ret ? ret : left;
 }

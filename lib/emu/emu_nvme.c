@@ -6,9 +6,12 @@
  * FTL as the SCSI LUN, answering the commands fhint sends to NVMe devices;
  * spec-notes/emulator_nvme.md has the fields, limits and behaviour.
  *
- *   I/O:   Flush, Write, Read, Write Zeroes (DEAC), Dataset Management (AD)
- *   Admin: Identify (CNS 00h, 01h, 02h, 05h, 06h), Get Log Page (01h, 02h),
- *          Get Features (Volatile Write Cache)
+ *   I/O:   Flush, Write (directives: Streams, Data Placement), Read,
+ *          Write Zeroes (DEAC), Dataset Management (AD), I/O Management
+ *          Receive / Send (FDP, emu_nvme_fdp.c)
+ *   Admin: Identify (CNS 00h, 01h, 02h, 05h, 06h), Get Log Page (01h, 02h,
+ *          FDP 20h..23h), Get / Set Features (Volatile Write Cache; FDP
+ *          1Dh, 1Eh), Directive Send / Receive (emu_nvme_streams.c)
  *
  * The namespace is the device core's medium: Read and Write go through
  * emu_media_read/write, Dataset Management with AD and Write Zeroes with
@@ -22,6 +25,7 @@
 #include <string.h>
 
 #include "emu_identify.h"
+#include "emu_nvme_priv.h"
 #include "emu_priv.h"
 #include "emu_rw.h"
 #include "emu_timing.h"
@@ -40,29 +44,16 @@
 /* Composite Temperature of the SMART log: 40 degrees C in kelvins */
 #define EMU_NVME_TEMP_K		313u
 
-/* One completion: status (SCT/SC, DNR) and DW0 */
-struct nvme_cpl {
-	uint16_t status;
-	uint32_t result;
-};
-
-static int cpl_set(struct nvme_cpl *c, uint8_t sct, uint8_t sc, bool dnr)
+int emu_nvme_cpl_set(struct nvme_cpl *c, uint8_t sct, uint8_t sc, bool dnr)
 {
 	c->status = (uint16_t)((sct & 7u) << 8 | sc |
 			       (dnr ? FHINT_NVME_STATUS_DNR : 0));
 	return -EIO;
 }
 
-static int cpl_generic(struct nvme_cpl *c, uint8_t sc)
-{
-	return cpl_set(c, FHINT_NVME_SCT_GENERIC, sc, true);
-}
-
-/* A refusal from a lib/nvme_*.c decoder */
-static int cpl_check(struct nvme_cpl *c, const struct fhint_nvme_check *chk)
-{
-	return cpl_set(c, chk->sct, chk->sc, true);
-}
+#define cpl_set		emu_nvme_cpl_set
+#define cpl_generic	emu_nvme_cpl_generic
+#define cpl_check	emu_nvme_cpl_check
 
 /*
  * A refusal from the media layer (SCSI sense terms in @chk) in NVMe terms:
@@ -183,7 +174,7 @@ static void limits(struct emu_dev *dev, struct fhint_nvme_limits *l)
 	l->max_dsm_lbas = dmsl(dev);
 	/* Identify Namespace (NVM CS 2.0 4.1.5.1) */
 	l->nsze = dev->nblocks;
-	l->ncap = dev->nblocks;
+	l->ncap = emu_pool_blocks(dev);	/* thin pool= bounds what maps */
 	l->nuse = st.mapped_blocks;
 	l->nsfeat = FHINT_NVME_NSFEAT_OPTPERF | FHINT_NVME_NSFEAT_OPTPERF_L |
 		    (dev->cfg.profile == EMU_PROFILE_THIN ?
@@ -203,6 +194,8 @@ static void limits(struct emu_dev *dev, struct fhint_nvme_limits *l)
 	/* NVM CS Identify Namespace (CNS 05h): not 0's based, 32 bits */
 	l->npdgl_lbas = dealloc_gran(dev);
 	l->npdal_lbas = dealloc_gran(dev);
+	/* directives, endurance group, FDP */
+	emu_nvme_place_limits(dev, l);
 }
 
 static void put_ascii(uint8_t *p, size_t n, const char *s)
@@ -306,6 +299,26 @@ static uint64_t data_units(uint64_t blocks, uint32_t lbs)
 	return (u512 + 999) / 1000;
 }
 
+/* The largest log page the controller returns: FDP Events, 63 events */
+#define LOG_PAGE_MAX	(FHINT_NVME_FDP_EVENTS_HDR_LEN + \
+			 FHINT_NVME_FDP_EVENT_LEN * EMU_NVME_FDP_EVENTS)
+
+static size_t log_smart(struct emu_dev *dev, uint8_t *page)
+{
+	struct fhint_emu_stats st;
+
+	memset(&st, 0, sizeof(st));
+	emu_media_stats(dev, &st);
+	fhint_put_le16(page + 1, EMU_NVME_TEMP_K);
+	page[3] = 100;		/* Available Spare */
+	page[4] = 10;		/* Available Spare Threshold */
+	put_u128(page + 32, data_units(dev->nvme_read_blocks, dev->lbs));
+	put_u128(page + 48, data_units(st.host_write_blocks, dev->lbs));
+	put_u128(page + 64, dev->nvme_read_cmds);
+	put_u128(page + 80, dev->nvme_write_cmds);
+	return FHINT_NVME_LOG_SMART_LEN;
+}
+
 static int get_log_page(struct emu_dev *dev,
 			const struct nvme_passthru_cmd *cmd, uint8_t *data,
 			struct nvme_cpl *c)
@@ -314,9 +327,9 @@ static int get_log_page(struct emu_dev *dev,
 	uint32_t numd = (cmd->cdw10 >> 16) | (cmd->cdw11 & 0xffff) << 16;
 	uint64_t len = ((uint64_t)numd + 1) * 4;
 	uint64_t off = (uint64_t)cmd->cdw13 << 32 | cmd->cdw12;
-	uint8_t page[FHINT_NVME_LOG_SMART_LEN];
-	struct fhint_emu_stats st;
+	uint8_t page[LOG_PAGE_MAX];
 	size_t plen;
+	int ret;
 
 	memset(page, 0, sizeof(page));
 	switch (lid) {
@@ -325,22 +338,20 @@ static int get_log_page(struct emu_dev *dev,
 		plen = FHINT_NVME_LOG_ERROR_ENTRY_LEN;
 		break;
 	case FHINT_NVME_LOG_SMART:
-		plen = FHINT_NVME_LOG_SMART_LEN;
-		memset(&st, 0, sizeof(st));
-		emu_media_stats(dev, &st);
-		fhint_put_le16(page + 1, EMU_NVME_TEMP_K);
-		page[3] = 100;		/* Available Spare */
-		page[4] = 10;		/* Available Spare Threshold */
-		put_u128(page + 32, data_units(dev->nvme_read_blocks,
-					       dev->lbs));
-		put_u128(page + 48, data_units(st.host_write_blocks,
-					       dev->lbs));
-		put_u128(page + 64, dev->nvme_read_cmds);
-		put_u128(page + 80, dev->nvme_write_cmds);
+		plen = log_smart(dev, page);
 		break;
 	default:
-		return cpl_set(c, FHINT_NVME_SCT_CMD_SPECIFIC,
-			       FHINT_NVME_SC_INVALID_LOG_PAGE, true);
+		ret = emu_nvme_fdp_log(dev, cmd, page, sizeof(page), c);
+		if (ret == -ENOENT)
+			return cpl_set(c, FHINT_NVME_SCT_CMD_SPECIFIC,
+				       FHINT_NVME_SC_INVALID_LOG_PAGE, true);
+		if (ret == -EIO)
+			return ret;
+		if (ret < 0)
+			return cpl_set(c, FHINT_NVME_SCT_GENERIC,
+				       FHINT_NVME_SC_INTERNAL_ERROR, false);
+		plen = (size_t)ret;
+		break;
 	}
 	if (off & 3 || off >= plen)
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
@@ -351,14 +362,23 @@ static int get_log_page(struct emu_dev *dev,
 	return 0;
 }
 
-static int get_features(struct emu_dev *dev,
-			const struct nvme_passthru_cmd *cmd,
-			struct nvme_cpl *c)
+static int features(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
+		    uint8_t *data, bool set, struct nvme_cpl *c)
 {
 	uint8_t fid = cmd->cdw10 & 0xff, sel = cmd->cdw10 >> 8 & 7;
+	int ret;
 
-	if (fid != FHINT_NVME_FEAT_VWC || sel > 3)
+	if (!set && sel > 3)
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
+	ret = emu_nvme_fdp_features(dev, cmd, data, set, c);
+	if (ret != -ENOENT)
+		return ret;
+	if (fid != FHINT_NVME_FEAT_VWC)
+		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
+	/* VWC: not saveable, not changeable through NVMe here */
+	if (set)
+		return cpl_set(c, FHINT_NVME_SCT_CMD_SPECIFIC,
+			       FHINT_NVME_SC_FEAT_NOT_CHANGEABLE, true);
 	/* SEL 3 (supported capabilities): neither saveable nor changeable */
 	c->result = sel == 3 ? 0 : sel == 1 ? dev->cfg.wce : dev->wce;
 	return 0;
@@ -373,9 +393,13 @@ static int admin(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 	case FHINT_NVME_ADMIN_GET_LOG_PAGE:
 		return get_log_page(dev, cmd, data, c);
 	case FHINT_NVME_ADMIN_GET_FEATURES:
-		return get_features(dev, cmd, c);
+	case FHINT_NVME_ADMIN_SET_FEATURES:
+		return features(dev, cmd, data,
+				cmd->opcode == FHINT_NVME_ADMIN_SET_FEATURES, c);
+	case FHINT_NVME_ADMIN_DIRECTIVE_SEND:
+	case FHINT_NVME_ADMIN_DIRECTIVE_RECV:
+		return emu_nvme_directive(dev, cmd, data, c);
 	default:
-		/* Directive Send/Receive too: OACS bit 5 is 0 */
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_OPCODE);
 	}
 }
@@ -390,8 +414,8 @@ static int check_range(struct emu_dev *dev, uint64_t slba, uint64_t nlb,
 	return 0;
 }
 
-/* Read, Write, Write Zeroes: the namespace has no protection information,
- * no directives enabled and no storage tags. */
+/* Read, Write, Write Zeroes: the namespace has no protection information
+ * and no storage tags; only Write takes a directive (write_placement). */
 static int rw_common(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 		     struct fhint_nvme_rw *rw, struct nvme_cpl *c)
 {
@@ -401,9 +425,36 @@ static int rw_common(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 		return cpl_check(c, &nchk);
 	if (rw->nsid != FHINT_EMU_NVME_NSID)
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_NS);
-	if (rw->prinfo || rw->stc || rw->dtype)
+	if (rw->prinfo || rw->stc ||
+	    (rw->dtype && cmd->opcode != FHINT_NVME_CMD_WRITE))
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
 	return check_range(dev, rw->slba, rw->nlb, c);
+}
+
+/*
+ * The FTL hint group of a Write (emu_nvme_priv.h): DTYPE 1h Streams, DTYPE
+ * 2h Data Placement, none; a directive the namespace does not have
+ * (Streams not enabled, Data Placement without FDP) is Invalid Field.
+ */
+static int write_placement(struct emu_dev *dev, const struct fhint_nvme_rw *rw,
+			   uint8_t *group, struct nvme_cpl *c)
+{
+	*group = 0;
+	switch (rw->dtype) {
+	case 0:
+		break;
+	case FHINT_NVME_DTYPE_STREAMS:
+		return emu_nvme_stream_group(dev, rw->dspec, group, c);
+	case FHINT_NVME_DTYPE_DATA_PLACEMENT:
+		if (!dev->cfg.fdp)
+			return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
+		break;
+	default:
+		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
+	}
+	if (dev->cfg.fdp)
+		*group = emu_nvme_fdp_group(dev, rw->dtype, rw->dspec);
+	return 0;
 }
 
 static int io_read_write(struct emu_dev *dev,
@@ -412,6 +463,7 @@ static int io_read_write(struct emu_dev *dev,
 {
 	struct fhint_nvme_rw rw;
 	struct fhint_check chk;
+	uint8_t group = 0;
 	uint64_t bytes;
 	int ret;
 
@@ -423,6 +475,11 @@ static int io_read_write(struct emu_dev *dev,
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_FIELD);
 	if (cmd->data_len < bytes)
 		return cpl_generic(c, FHINT_NVME_SC_SGL_LEN_INVALID);
+	if (cmd->opcode == FHINT_NVME_CMD_WRITE) {
+		ret = write_placement(dev, &rw, &group, c);
+		if (ret)
+			return ret;
+	}
 	fhint_check_clear(&chk);
 	if (cmd->opcode == FHINT_NVME_CMD_READ) {
 		ret = emu_media_read(dev, rw.slba, rw.nlb, data, &chk);
@@ -431,11 +488,11 @@ static int io_read_write(struct emu_dev *dev,
 			dev->nvme_read_blocks += rw.nlb;
 		}
 	} else {
-		ret = emu_media_write(dev, rw.slba, rw.nlb, data, 0, rw.fua,
-				      &chk);
+		ret = emu_media_write(dev, rw.slba, rw.nlb, data, group,
+				      rw.fua, &chk);
 		if (!ret) {
 			dev->nvme_write_cmds++;
-			emu_rw_count_group(dev, 0);
+			emu_rw_count_group(dev, group);
 		}
 	}
 	return ret ? cpl_media(c, &chk, ret) : 0;
@@ -558,6 +615,9 @@ static int io(struct emu_dev *dev, const struct nvme_passthru_cmd *cmd,
 		return io_write_zeroes(dev, cmd, c);
 	case FHINT_NVME_CMD_DSM:
 		return io_dsm(dev, cmd, data, c);
+	case FHINT_NVME_CMD_IO_MGMT_RECV:
+	case FHINT_NVME_CMD_IO_MGMT_SEND:
+		return emu_nvme_fdp_iomgmt(dev, cmd, data, c);
 	default:
 		return cpl_generic(c, FHINT_NVME_SC_INVALID_OPCODE);
 	}

@@ -26,6 +26,7 @@
 
 #include "fhint/check.h"
 #include "fhint/emu.h"
+#include "fhint/nvme_fdp.h"
 #include "fhint/scsi_proto.h"
 #include "fhint/sense.h"
 
@@ -74,7 +75,9 @@ struct emu_config {
 	 * wants, go to the backing file with O_DIRECT (0: never) */
 	uint64_t direct_min;		/* direct=BYTES (default 0) */
 	/* thin provisioning */
-	uint32_t threshold_pct;		/* threshold=PERCENT of capacity */
+	uint32_t threshold_pct;		/* threshold=PERCENT of the pool */
+	uint64_t pool;			/* pool=BYTES thin: mappable space
+					 * (0: the capacity) */
 	/* limits advertised in VPD B0h (blocks; 0 = derive) */
 	uint32_t max_unmap_lba;		/* max_unmap=N */
 	uint32_t max_unmap_desc;	/* max_unmap_desc=N */
@@ -94,6 +97,7 @@ struct emu_config {
 	/* NVMe personality (emu_nvme.c, spec-notes/emulator_nvme.md) */
 	bool     nvme;			/* protocol=scsi|nvme */
 	uint32_t dmrsl;			/* dmrsl=N DSM blocks per range */
+	bool     fdp;			/* fdp=1 Flexible Data Placement */
 	/* flash timing (emu_timing.c, spec-notes/emulator-timing.md); a
 	 * preset fills what the keys leave out */
 	uint32_t timing;		/* timing=off|PRESET: 0 off, else
@@ -158,6 +162,11 @@ int emu_config_diff_ok(const struct emu_config *old,
 
 struct emu_media;
 struct emu_ftl;
+
+/* FDP reclaim unit handles: one per FTL stream (cfg.streams <= 32); the
+ * FDP events log keeps the last EMU_NVME_FDP_EVENTS host events. */
+#define EMU_NVME_FDP_RUH_MAX	32
+#define EMU_NVME_FDP_EVENTS	63
 struct emu_timing;
 struct emu_clock;
 
@@ -185,6 +194,17 @@ struct emu_dev {
 	const struct emu_op *op_index[256];
 	/* NVMe personality: SMART / Health log counters (emu_nvme.c) */
 	uint64_t nvme_read_blocks, nvme_read_cmds, nvme_write_cmds;
+	/* NVMe placement state (emu_nvme_streams.c, emu_nvme_fdp.c) */
+	struct emu_nvme_place {
+		bool     streams_enabled;	/* Enable Directive, Streams */
+		uint16_t streams_alloc;		/* NSA (0: the shared pool) */
+		uint32_t streams_open;		/* bit n: stream n open */
+		uint32_t fdp_event_mask[EMU_NVME_FDP_RUH_MAX]; /* per PH:
+						 * bit 0 RU not fully written,
+						 * bit 1 invalid PID */
+		struct fhint_nvme_fdp_event fdp_events[EMU_NVME_FDP_EVENTS];
+		uint32_t fdp_nevents, fdp_next; /* ring: count, next slot */
+	} place;
 	/* flash timing (NULL: off) and the device clock */
 	struct emu_timing *timing;
 	struct emu_clock *clock;
@@ -388,6 +408,11 @@ struct emu_ftl *emu_media_ftl(struct emu_dev *dev);
 /* One GC round now (idle GC, journaled): 0, -ENOSPC (nothing to
  * collect), -EIO (the journal failed), -ENODEV (not flash). */
 int emu_media_collect(struct emu_dev *dev);
+/* Close the open block of @group's stream early (FDP Reclaim Unit Handle
+ * Update, journaled): the pages given up, -EIO, -EROFS, -ENODEV. */
+int64_t emu_media_close_group(struct emu_dev *dev, uint8_t group);
+/* Blocks the device may map: the thin pool (pool=), else the capacity. */
+uint64_t emu_pool_blocks(const struct emu_dev *dev);
 /* Tests only: make the backing store's pread/pwrite/fallocate/fdatasync
  * fail (struct emu_store_fault, emu_store.h; NULL disarms).  Returns the
  * calls the previous fault made fail.  Not locked: call it with no

@@ -730,6 +730,300 @@ static void test_invalid_opcode(void)
 	nv_expect_status(&r, NV_SC_INVALID_OPCODE, "I/O opcode 7Ch");
 }
 
+/* ---- placement: Streams directive, Flexible Data Placement ---- */
+
+/* Directive Send / Receive built by fhint's codec (Base 2.0 5.9, 5.10) */
+static int nv_dir(struct fhint_nvme_dir *d, uint8_t *buf, uint32_t *result,
+		  struct nv_res *r)
+{
+	struct nvme_passthru_cmd cmd;
+
+	d->nsid = fhint_dev_nvme_nsid(conf_ctx()->dev);
+	if (fhint_nvme_dir_encode(d, &cmd) < 0) {
+		memset(r, 0, sizeof(*r));
+		return r->ret = -EINVAL;
+	}
+	return nv_send(&cmd, buf, true, result, r);
+}
+
+static int nv_streams_status(uint16_t *ids, size_t max, struct nv_res *r)
+{
+	struct fhint_nvme_dir d = {
+		.dtype = FHINT_NVME_DTYPE_STREAMS,
+		.doper = FHINT_NVME_DOPER_ST_RECV_STATUS, .data_len = 132,
+	};
+	uint8_t buf[132];
+
+	memset(buf, 0, sizeof(buf));
+	if (nv_dir(&d, buf, NULL, r))
+		return -1;
+	return fhint_nvme_streams_status_decode(buf, sizeof(buf), ids, max);
+}
+
+static bool has_id(const uint16_t *ids, int n, uint16_t id)
+{
+	for (int i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* One block at @lba written with DTYPE @dtype, DSPEC @dspec */
+static int nv_write_dir(uint64_t lba, uint8_t dtype, uint16_t dspec,
+			struct nv_res *r)
+{
+	struct conf_ctx *c = conf_ctx();
+	struct fhint_nvme_rw rw = {
+		.nsid = fhint_dev_nvme_nsid(c->dev), .slba = lba, .nlb = 1,
+		.dtype = dtype, .dspec = dspec,
+	};
+	struct nvme_passthru_cmd cmd;
+	uint8_t *buf = conf_alloc(c->lbs);
+	int ret;
+
+	memset(buf, 0x5a, c->lbs);
+	memset(r, 0, sizeof(*r));
+	if (fhint_nvme_write_encode(&rw, c->lbs, &cmd) < 0)
+		ret = r->ret = -EINVAL;
+	else
+		ret = nv_send(&cmd, buf, false, NULL, r);
+	free(buf);
+	return ret;
+}
+
+/*
+ * Base 2.0 8.7.2 Streams: with the directive enabled, a Write with DTYPE
+ * 1h to a stream that is not open opens it (Get Status lists it), Release
+ * Identifier closes it.  Streams are enabled for the test and disabled
+ * again if they were off.
+ */
+static void test_streams_open_release(void)
+{
+	struct fhint_nvme_dir d = { .dtype = FHINT_NVME_DTYPE_IDENTIFY,
+				    .doper = FHINT_NVME_DOPER_ID_RECV_PARAMS,
+				    .data_len = FHINT_NVME_DIR_ID_PARAMS_LEN };
+	struct fhint_nvme_dir_params dp;
+	struct fhint_nvme_streams_params sp;
+	uint8_t *buf = conf_alloc(FHINT_NVME_DIR_ID_PARAMS_LEN);
+	uint16_t ids[64], sid;
+	bool was_on;
+	uint64_t lba;
+	struct nv_res r;
+	int n;
+
+	CONF_NEED_NVME();
+	if (!conf_ctx()->nv.directives) {
+		free(buf);
+		CONF_SKIP("no Directives (OACS bit 5 is 0)");
+	}
+	if (nv_dir(&d, buf, NULL, &r) ||
+	    fhint_nvme_dir_params_decode(buf, d.data_len, &dp) ||
+	    !(dp.supported & FHINT_NVME_DIR_BIT(FHINT_NVME_DTYPE_STREAMS))) {
+		free(buf);
+		CONF_SKIP("the Streams directive is not supported");
+	}
+	if (!conf_scratch(0, 1, &lba)) {
+		free(buf);
+		return;
+	}
+	was_on = dp.enabled & FHINT_NVME_DIR_BIT(FHINT_NVME_DTYPE_STREAMS);
+	memset(&d, 0, sizeof(d));
+	d.send = true;
+	d.dtype = FHINT_NVME_DTYPE_IDENTIFY;
+	d.doper = FHINT_NVME_DOPER_ID_SEND_ENABLE;
+	d.tdtype = FHINT_NVME_DTYPE_STREAMS;
+	d.endir = true;
+	if (!was_on) {
+		nv_dir(&d, NULL, NULL, &r);
+		nv_expect_ok(&r, "Enable Directive (Streams)");
+		if (r.ret)
+			goto out;
+	}
+	memset(&d, 0, sizeof(d));
+	d.dtype = FHINT_NVME_DTYPE_STREAMS;
+	d.doper = FHINT_NVME_DOPER_ST_RECV_PARAMS;
+	d.data_len = FHINT_NVME_STREAMS_PARAMS_LEN;
+	nv_dir(&d, buf, NULL, &r);
+	nv_expect_ok(&r, "Streams - Return Parameters");
+	if (r.ret || fhint_nvme_streams_params_decode(buf, d.data_len, &sp))
+		goto off;
+	CONF_CHECK(sp.msl >= 1, "MSL %u: no stream to write", sp.msl);
+	/* the highest stream, least likely to be open already */
+	sid = sp.msl;
+	nv_write_dir(lba, FHINT_NVME_DTYPE_STREAMS, sid, &r);
+	nv_expect_ok(&r, "Write with DTYPE 1h");
+	n = nv_streams_status(ids, 64, &r);
+	nv_expect_ok(&r, "Streams - Get Status");
+	CONF_CHECK(n >= 0 && has_id(ids, n, sid), "stream %u written to "
+		   "but not open in Get Status (%d open)", sid, n);
+	memset(&d, 0, sizeof(d));
+	d.send = true;
+	d.dtype = FHINT_NVME_DTYPE_STREAMS;
+	d.doper = FHINT_NVME_DOPER_ST_SEND_REL_ID;
+	d.dspec = sid;
+	nv_dir(&d, NULL, NULL, &r);
+	nv_expect_ok(&r, "Release Identifier");
+	n = nv_streams_status(ids, 64, &r);
+	CONF_CHECK(n >= 0 && !has_id(ids, n, sid), "stream %u still open "
+		   "after Release Identifier", sid);
+off:
+	if (!was_on) {
+		memset(&d, 0, sizeof(d));
+		d.send = true;
+		d.dtype = FHINT_NVME_DTYPE_IDENTIFY;
+		d.doper = FHINT_NVME_DOPER_ID_SEND_ENABLE;
+		d.tdtype = FHINT_NVME_DTYPE_STREAMS;
+		nv_dir(&d, NULL, NULL, &r);
+	}
+out:
+	free(buf);
+}
+
+/* Get Log Page with LSI (Base 2.0 5.16) */
+static int nv_log(uint8_t lid, uint16_t lsi, uint8_t *buf, uint32_t len,
+		  struct nv_res *r)
+{
+	struct nvme_passthru_cmd cmd;
+	uint32_t numd = len / 4 - 1;
+
+	memset(&cmd, 0, sizeof(cmd));
+	memset(buf, 0, len);
+	cmd.opcode = FHINT_NVME_ADMIN_GET_LOG_PAGE;
+	cmd.nsid = FHINT_NVME_NSID_ALL;
+	cmd.cdw10 = lid | (numd & 0xffff) << 16;
+	cmd.cdw11 = (numd >> 16) | (uint32_t)lsi << 16;
+	cmd.data_len = len;
+	return nv_send(&cmd, buf, true, NULL, r);
+}
+
+#define NV_RUHS_MAX	128
+
+static int nv_ruh_status(struct fhint_nvme_ruhs_desc *d, struct nv_res *r)
+{
+	struct fhint_nvme_iomgmt m = {
+		.nsid = fhint_dev_nvme_nsid(conf_ctx()->dev),
+		.mo = FHINT_NVME_IOMR_MO_RUH_STATUS,
+		.data_len = FHINT_NVME_RUHS_HDR_LEN +
+			    FHINT_NVME_RUHS_DESC_LEN * NV_RUHS_MAX,
+	};
+	uint8_t *buf = conf_alloc(m.data_len);
+	struct nvme_passthru_cmd cmd;
+	int n = -1;
+
+	memset(buf, 0, m.data_len);
+	memset(r, 0, sizeof(*r));
+	if (fhint_nvme_iomgmt_encode(&m, &cmd) < 0)
+		r->ret = -EINVAL;
+	else if (!nv_send(&cmd, buf, false, NULL, r))
+		n = fhint_nvme_ruhs_decode(buf, m.data_len, d, NV_RUHS_MAX);
+	free(buf);
+	return n;
+}
+
+/*
+ * TP4146 (Base 2.1 "Flexible Data Placement"): with FDP enabled (Get
+ * Features 1Dh), the configuration in use is valid in the FDP
+ * Configurations log, every Reclaim Unit Handle Status descriptor names a
+ * placement handle of it, a Write with DTYPE 2h and such a PID succeeds
+ * and the FDP Statistics log counts its bytes (HBMW), and a Reclaim Unit
+ * Handle Update leaves the handle an empty reclaim unit (RUAMW not below
+ * what it was).
+ */
+static void test_fdp_place_update(void)
+{
+	const struct fhint_nvme_limits *nv = &conf_ctx()->nv;
+	struct fhint_nvme_ruhs_desc *d = conf_alloc(NV_RUHS_MAX * sizeof(*d));
+	uint8_t *buf = conf_alloc(4096), upd[2];
+	struct fhint_nvme_fdp_config cfg;
+	struct fhint_nvme_fdp_stats s0, s1;
+	struct nvme_passthru_cmd cmd;
+	uint16_t rg, ph, pid;
+	uint32_t dw0 = 0;
+	uint64_t lba, before;
+	struct nv_res r;
+	int n, i;
+
+	CONF_NEED_NVME();
+	if (!nv->fdp)
+		goto skip_fdps;
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.opcode = FHINT_NVME_ADMIN_GET_FEATURES;
+	cmd.cdw10 = FHINT_NVME_FEAT_FDP;
+	cmd.cdw11 = nv->endgid;
+	nv_send(&cmd, NULL, true, &dw0, &r);
+	nv_expect_ok(&r, "Get Features FDP (1Dh)");
+	if (r.ret || !(dw0 & FHINT_NVME_FEAT_FDP_FDPE))
+		goto skip_off;
+	if (!conf_scratch(0, 1, &lba))
+		goto out;
+	nv_log(FHINT_NVME_LOG_FDP_CONFIGS, nv->endgid, buf, 4096, &r);
+	nv_expect_ok(&r, "FDP Configurations log (20h)");
+	if (r.ret)
+		goto out;
+	i = fhint_nvme_fdp_config_decode(buf, 4096,
+					 dw0 >> FHINT_NVME_FEAT_FDP_CIDX_SHIFT &
+					 FHINT_NVME_FEAT_FDP_CIDX_MASK, &cfg);
+	CONF_CHECK(i >= 0 && cfg.valid, "configuration FDPCIDX %u is not a "
+		   "valid descriptor of the log (%d)",
+		   dw0 >> FHINT_NVME_FEAT_FDP_CIDX_SHIFT & 0xff, i);
+	if (i < 0)
+		goto out;
+	n = nv_ruh_status(d, &r);
+	nv_expect_ok(&r, "Reclaim Unit Handle Status (I/O Management "
+		     "Receive 12h)");
+	CONF_CHECK(n >= 1, "no Reclaim Unit Handle Status descriptor (%d)", n);
+	if (n < 1)
+		goto out;
+	for (i = 0; i < n; i++) {
+		fhint_nvme_fdp_pid_decode(cfg.rgif, d[i].pid, &rg, &ph);
+		CONF_CHECK(rg < cfg.nrg && d[i].ruhid < cfg.nruh,
+			   "descriptor %d: PID %04xh RUHID %u outside NRG %u "
+			   "NRUH %u", i, d[i].pid, d[i].ruhid, cfg.nrg,
+			   cfg.nruh);
+	}
+	pid = d[n - 1].pid;
+	nv_log(FHINT_NVME_LOG_FDP_STATS, nv->endgid, buf, 64, &r);
+	nv_expect_ok(&r, "FDP Statistics log (22h)");
+	fhint_nvme_fdp_stats_decode(buf, 64, &s0);
+	nv_write_dir(lba, FHINT_NVME_DTYPE_DATA_PLACEMENT, pid, &r);
+	nv_expect_ok(&r, "Write with DTYPE 2h");
+	nv_log(FHINT_NVME_LOG_FDP_STATS, nv->endgid, buf, 64, &r);
+	fhint_nvme_fdp_stats_decode(buf, 64, &s1);
+	CONF_CHECK(s1.hbmw >= s0.hbmw + conf_ctx()->lbs, "HBMW %llu -> %llu "
+		   "after a %u-byte write", (unsigned long long)s0.hbmw,
+		   (unsigned long long)s1.hbmw, conf_ctx()->lbs);
+	n = nv_ruh_status(d, &r);
+	for (i = 0; i < n && d[i].pid != pid; i++)
+		;
+	if (i == n)
+		goto out;
+	before = d[i].ruamw;
+	if (fhint_nvme_ruh_update_encode(fhint_dev_nvme_nsid(conf_ctx()->dev),
+					 &pid, 1, upd, sizeof(upd), &cmd) < 0)
+		goto out;
+	nv_send(&cmd, upd, false, NULL, &r);
+	nv_expect_ok(&r, "Reclaim Unit Handle Update (I/O Management Send "
+		     "1Dh)");
+	n = nv_ruh_status(d, &r);
+	for (i = 0; i < n && d[i].pid != pid; i++)
+		;
+	CONF_CHECK(i < n && d[i].ruamw >= before, "RUAMW %llu -> %llu after "
+		   "a Reclaim Unit Handle Update", (unsigned long long)before,
+		   i < n ? (unsigned long long)d[i].ruamw : 0ull);
+out:
+	free(d);
+	free(buf);
+	return;
+skip_fdps:
+	free(d);
+	free(buf);
+	CONF_SKIP("no Flexible Data Placement (CTRATT bit 19 FDPS is 0)");
+skip_off:
+	free(d);
+	free(buf);
+	CONF_SKIP("FDP is not enabled in endurance group %u", nv->endgid);
+}
+
 static const struct conf_test tests[] = {
 	{ "nvmcs2_4_1_5_1_identify_ns_ncap_nuse_dlfeat",
 	  test_identify_ns_capacity },
@@ -750,12 +1044,17 @@ static const struct conf_test tests[] = {
 	  test_write_zeroes_deac },
 	{ "nvmcs2_3_2_8_write_zeroes_reads_zero", test_write_zeroes },
 	{ "base2_invalid_io_opcode_01h", test_invalid_opcode },
+	{ "base2_8_7_2_streams_write_opens_release_closes",
+	  test_streams_open_release },
+	{ "tp4146_fdp_config_ruh_status_pid_write_hbmw_ruh_update",
+	  test_fdp_place_update },
 	{ NULL, NULL }
 };
 
 const struct conf_family conf_family_nvme = {
 	.name = "nvme",
 	.title = "NVMe Dataset Management, Write Zeroes, Identify (NVM "
-		 "Command Set 2.0 3.2.3, 3.2.8, 4.1.5)",
+		 "Command Set 2.0 3.2.3, 3.2.8, 4.1.5), Streams (Base 2.0 "
+		 "8.7), FDP (TP4146)",
 	.tests = tests,
 };

@@ -16,7 +16,8 @@
 # sets LBPRZ 0.  "nvme" is the NVMe personality (protocol=nvme, DMRL 256:
 # the SCSI families skip, the nvme family runs); "nvme-lim" sets small
 # Dataset Management limits (DMRL 64, DMRSL 1024, DMSL 4096 blocks) so the
-# past-limit tests run.
+# past-limit tests run; "nvme-fdp" enables Flexible Data Placement (fdp=1:
+# the FDP test runs, the Streams test skips).
 set -u
 
 bin=${FHINT_CONFORM:-./tests/conform/fhint-conform}
@@ -40,7 +41,8 @@ flash-4k|emu:?size=64M&lbs=4096&streams=8
 smr-ha|emu:?profile=smr-host-aware&size=256M&zone=16M&lbprz=0
 sat|emu:?size=64M&sat=1
 nvme|emu:?protocol=nvme&size=64M
-nvme-lim|emu:?protocol=nvme&size=64M&max_unmap_desc=64&max_unmap=4096&dmrsl=1024'
+nvme-lim|emu:?protocol=nvme&size=64M&max_unmap_desc=64&max_unmap=4096&dmrsl=1024
+nvme-fdp|emu:?protocol=nvme&size=64M&fdp=1'
 
 rc=0
 names=
