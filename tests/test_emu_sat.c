@@ -899,6 +899,88 @@ static void test_ck_cond_trim(void)
 
 /* ---- CDB refusals (SAT-4 12.2.2, 12.2.3) ---- */
 
+/* ---- queued TRIM (SATA 3.1, ACS-4 7.38) ---- */
+
+/* READ LOG EXT of @log, page 0, through ATA PASS-THROUGH(16), PIO
+ * data-in (SAT-4 12.2.2: byte 6 COUNT 7:0, byte 8 LBA 7:0, byte 14
+ * COMMAND), as Linux libata's ata_read_log_page() asks */
+static uint8_t read_log(struct fhint_emu *emu, uint8_t log, uint8_t *page)
+{
+	uint8_t cdb[16] = { 0x85, 0x09, 0x0e, 0x00, 0x00, 0x00, 0x01, 0x00,
+			    log, 0x00, 0x00, 0x00, 0x00, 0x40, 0x2f, 0x00 };
+	struct fhint_emu_cmd c;
+
+	memset(page, 0xee, 512);
+	return emu_t_exec(emu, &c, cdb, 16, NULL, 0, page, 512);
+}
+
+static void test_queued_trim(void)
+{
+	/* one LBA Range Entry: LBA 64, 64 blocks */
+	static const uint8_t entry[8] = { 0x40, 0, 0, 0, 0, 0, 0x40, 0 };
+	struct fhint_emu *emu = emu_t_open(SAT_CFG);
+	struct fhint_ata_ncq_sr_log sr;
+	uint8_t id[512], page[512], dout[512], cdb[32];
+	struct fhint_ata_pt pt;
+	struct fhint_emu_cmd c;
+
+	/* IDENTIFY: word 76 bit 8 NCQ, word 75 depth - 1, word 77 bit 6
+	 * SEND / RECEIVE FPDMA QUEUED (Linux ata_id_has_ncq_send_and_recv) */
+	emu_t_exec(emu, &c, sg_identify16, 16, NULL, 0, id, sizeof(id));
+	EMU_ASSERT_GOOD(&c);
+	CU_ASSERT_TRUE(fhint_get_le16(id + 2 * 76) & (1u << 8));
+	CU_ASSERT_EQUAL(fhint_get_le16(id + 2 * 75) & 0x1f, 31);
+	CU_ASSERT_TRUE(fhint_get_le16(id + 2 * 77) & (1u << 6));
+	/* the General Purpose Log Directory lists log 13h, one page */
+	CU_ASSERT_EQUAL(read_log(emu, 0x00, page), FHINT_STATUS_GOOD);
+	CU_ASSERT_EQUAL(fhint_get_le16(page), 0x0001);
+	CU_ASSERT_EQUAL(fhint_get_le16(page + 2 * 0x13), 1);
+	/* NCQ Send and Receive log: DWORD 0 bit 0 DSM, DWORD 1 bit 0 TRIM
+	 * (Linux ATA_LOG_NCQ_SEND_RECV_SUBCMDS_DSM, _DSM_TRIM) */
+	CU_ASSERT_EQUAL(read_log(emu, 0x13, page), FHINT_STATUS_GOOD);
+	CU_ASSERT_EQUAL(page[0] & 1, 1);
+	CU_ASSERT_EQUAL(page[4] & 1, 1);
+	CU_ASSERT_EQUAL(fhint_ata_ncq_sr_log_decode(page, 512, &sr), 0);
+	CU_ASSERT_TRUE(sr.dsm_supported && sr.trim_supported);
+	/* another log: the device aborts READ LOG EXT */
+	CU_ASSERT_EQUAL(read_log(emu, 0x30, page), FHINT_STATUS_CHECK_CONDITION);
+
+	/* SEND FPDMA QUEUED / DSM / TRIM through ATA PASS-THROUGH(32) */
+	fill(emu, 0, 256);
+	CU_ASSERT_EQUAL_FATAL(fhint_ata_pt_send_fpdma_dsm_trim(&pt, 1, 5), 0);
+	CU_ASSERT_EQUAL_FATAL(fhint_ata_pt32_encode(cdb, sizeof(cdb), &pt), 32);
+	/* SAT-4 12.2.4: 8-9 1FF0h, 10 PROTOCOL 12 (FPDMA) with EXTEND, 25
+	 * COMMAND 64h, 22-23 COUNT: TAG 5 in 7:3, 28-31 AUXILIARY TRIM */
+	CU_ASSERT_EQUAL(cdb[8], 0x1f);
+	CU_ASSERT_EQUAL(cdb[9], 0xf0);
+	CU_ASSERT_EQUAL(cdb[10], 12 << 1 | 1);
+	CU_ASSERT_EQUAL(cdb[25], 0x64);
+	CU_ASSERT_EQUAL(cdb[23], 5 << 3);
+	CU_ASSERT_EQUAL(cdb[31], 0x01);
+	memset(dout, 0, sizeof(dout));
+	memcpy(dout, entry, sizeof(entry));
+	emu_t_exec(emu, &c, cdb, 32, dout, sizeof(dout), NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	CU_ASSERT_EQUAL(deallocated(emu, 64, 64), 64);
+	CU_ASSERT_EQUAL(deallocated(emu, 0, 64), 0);
+	CU_ASSERT_EQUAL(deallocated(emu, 128, 128), 0);
+	/* without the TRIM bit the device aborts; nothing changes */
+	fill(emu, 64, 64);
+	cdb[31] = 0;
+	emu_t_exec(emu, &c, cdb, 32, dout, sizeof(dout), NULL, 0);
+	EMU_ASSERT_SENSE(&c, FHINT_SK_ABORTED_COMMAND, 0x00, 0x00);
+	CU_ASSERT_EQUAL(deallocated(emu, 64, 64), 0);
+	/* FPDMA in ATA PASS-THROUGH(16) (no AUXILIARY): 24/00 at PROTOCOL */
+	pt.tf.auxiliary = 0;
+	pt.tf.command = FHINT_ATA_CMD_DATA_SET_MANAGEMENT;
+	CU_ASSERT_EQUAL_FATAL(fhint_ata_pt16_encode(cdb, sizeof(cdb), &pt), 16);
+	cdb[14] = 0x64;
+	emu_t_exec(emu, &c, cdb, 16, dout, sizeof(dout), NULL, 0);
+	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0x00, true, 1,
+			     4);
+	fhint_emu_close(emu);
+}
+
 static void test_cdb_refusals(void)
 {
 	struct fhint_emu *emu = emu_t_open(SAT_CFG);
@@ -1000,6 +1082,8 @@ static CU_TestInfo tests[] = {
 	{ "IDENTIFY RZAT follows LBPRZ=0", test_identify_lbprz0 },
 	{ "IDENTIFY words 106, 117-118 for 4096-byte sectors (ACS-4)",
 	  test_identify_4kn_words },
+	{ "queued TRIM: IDENTIFY, logs 00h/13h, SEND FPDMA QUEUED (ACS-4 7.38)",
+	  test_queued_trim },
 	{ "TRIM with hdparm's CDB frees exactly its ranges (ACS-4 7.5)",
 	  test_trim_hdparm_frees_exactly },
 	{ "TRIM with COUNT = 2 blocks of entries", test_trim_two_blocks },

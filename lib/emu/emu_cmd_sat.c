@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lib/emu/emu_cmd_sat.c - the SCSI / ATA Translation layer of the
- * emulated LUN (SAT-4): ATA PASS-THROUGH(12) (A1h, SAT-4 12.2.3) and
- * ATA PASS-THROUGH(16) (85h, SAT-4 12.2.2), offered with sat=1 only.
+ * emulated LUN (SAT-4): ATA PASS-THROUGH(12) (A1h, SAT-4 12.2.3),
+ * ATA PASS-THROUGH(16) (85h, SAT-4 12.2.2) and ATA PASS-THROUGH(32)
+ * (7Fh / 1FF0h, SAT-4 12.2.4), offered with sat=1 only.
  *
  * Behind the SATL sits an ATA device that implements
  *   IDENTIFY DEVICE (ECh, ACS-4 7.12): 512 bytes built by
@@ -10,6 +11,14 @@
  *   DATA SET MANAGEMENT (06h, ACS-4 7.5) with the TRIM bit: each LBA Range
  *       Entry is deallocated (emu_media_unmap) once every entry was found
  *       inside the capacity;
+ *   SEND FPDMA QUEUED (64h, ACS-4 7.38) with the DATA SET MANAGEMENT
+ *       subcommand and the TRIM bit of AUXILIARY (queued TRIM, SATA 3.1),
+ *       protocol FPDMA: the same as DSM / TRIM (needs PASS-THROUGH(32),
+ *       the only CDB with AUXILIARY);
+ *   READ LOG EXT (2Fh) / READ LOG DMA EXT (47h) (ACS-4 7.23, 7.24) of the
+ *       General Purpose Log Directory (00h) and the NCQ Send and Receive
+ *       log (13h: DSM and TRIM offered), what Linux libata reads before it
+ *       sends queued TRIM (ata_dev_config_ncq_send_recv);
  *   FLUSH CACHE EXT (EAh, ACS-4 7.11) and FLUSH CACHE (E7h, ACS-4 7.10):
  *       emu_media_sync.
  * Every other ATA command ends in ABORT (ERROR 04h, STATUS 51h).
@@ -31,6 +40,7 @@
 #include "emu_priv.h"
 #include "emu_identify.h"
 #include "fhint/ata_dsm.h"
+#include "fhint/endian.h"
 #include "fhint/ata_identify.h"
 #include "fhint/ata_passthrough.h"
 #include "fhint/ata_proto.h"
@@ -53,6 +63,14 @@ struct sat_fields {
 
 static const struct sat_fields sat12_fields = { 3, 4 };
 static const struct sat_fields sat16_fields = { 4, 6 };
+static const struct sat_fields sat32_fields = { 21, 23 };
+
+/* General Purpose Logs (ACS-4 9.1): the directory and the NCQ Send and
+ * Receive log, one 512-byte page each */
+#define SAT_LOG_DIRECTORY	0x00
+#define SAT_LOG_NCQ_SEND_RECV	0x13
+#define SAT_LOG_PAGE_LEN	512u
+#define SAT_LOG_DIR_VERSION	0x0001
 
 /* The registers a completed ATA command leaves: the inputs the command
  * does not define outputs for stay as they were (ACS-4 "N/A"). */
@@ -166,11 +184,15 @@ static int sat_dsm(struct emu_req *req, const struct fhint_ata_pt *pt,
 	size_t len;
 	int n, i, ret;
 
-	if (pt->protocol != FHINT_SAT_PROTO_DMA &&
-	    pt->protocol != FHINT_SAT_PROTO_UDMA_DATA_OUT)
+	bool queued = pt->tf.command == FHINT_ATA_CMD_SEND_FPDMA_QUEUED;
+
+	if (queued ? pt->protocol != FHINT_SAT_PROTO_FPDMA :
+		     pt->protocol != FHINT_SAT_PROTO_DMA &&
+		     pt->protocol != FHINT_SAT_PROTO_UDMA_DATA_OUT)
 		return sat_bad_protocol(req);
 	if (pt->t_dir)		/* data-out command read as data-in */
-		return fhint_check_cdb(&req->chk, 2, 3);
+		return fhint_check_cdb(&req->chk, f == &sat32_fields ? 11 : 2,
+				       3);
 	if (fhint_ata_dsm_tf_decode(&pt->tf, &dsm) < 0 || !dsm.trim ||
 	    dsm.blocks > EMU_SAT_DSM_MAX_BLOCKS)
 		return sat_abort(req, pt);
@@ -218,6 +240,50 @@ static int sat_dsm(struct emu_req *req, const struct fhint_ata_pt *pt,
 	return sat_done(req, pt);
 }
 
+/*
+ * READ LOG EXT / READ LOG DMA EXT (ACS-4 7.23, 7.24): LBA 7:0 LOG ADDRESS,
+ * LBA 15:8 and 47:40 PAGE NUMBER, COUNT pages.  The directory lists log
+ * 13h with one page; log 13h (SATA 3.3 / ACS-4 9.24) offers SEND FPDMA
+ * QUEUED / DSM with TRIM.  Another log, a page past the first, or a COUNT
+ * other than 1: the device aborts the command.
+ */
+static int sat_read_log(struct emu_req *req, const struct fhint_ata_pt *pt,
+			const struct sat_fields *f)
+{
+	struct fhint_ata_ncq_sr_log sr = { .dsm_supported = true,
+					   .trim_supported = true };
+	uint8_t page[SAT_LOG_PAGE_LEN];
+	uint8_t log = (uint8_t)pt->tf.lba;
+	bool dma = pt->tf.command == FHINT_ATA_CMD_READ_LOG_DMA_EXT;
+	int ret;
+
+	if (dma ? pt->protocol != FHINT_SAT_PROTO_DMA &&
+		  pt->protocol != FHINT_SAT_PROTO_UDMA_DATA_IN :
+		  pt->protocol != FHINT_SAT_PROTO_PIO_DATA_IN)
+		return sat_bad_protocol(req);
+	ret = sat_check_len(req, pt, f, SAT_LOG_PAGE_LEN);
+	if (ret)
+		return ret;
+	if (pt->tf.count != 1 || pt->tf.lba >> 8)
+		return sat_abort(req, pt);
+	memset(page, 0, sizeof(page));
+	switch (log) {
+	case SAT_LOG_DIRECTORY:
+		/* word 0 version, word n the pages of log n */
+		fhint_put_le16(page, SAT_LOG_DIR_VERSION);
+		fhint_put_le16(page + 2 * SAT_LOG_NCQ_SEND_RECV, 1);
+		break;
+	case SAT_LOG_NCQ_SEND_RECV:
+		if (fhint_ata_ncq_sr_log_encode(page, sizeof(page), &sr) < 0)
+			return sat_abort(req, pt);
+		break;
+	default:
+		return sat_abort(req, pt);
+	}
+	emu_din(req, page, sizeof(page));
+	return sat_done(req, pt);
+}
+
 /* FLUSH CACHE (EXT) (ACS-4 7.10, 7.11): non-data. */
 static int sat_flush(struct emu_req *req, const struct fhint_ata_pt *pt)
 {
@@ -242,6 +308,9 @@ static int sat_pass_through(struct emu_req *req)
 	if (cdb[0] == FHINT_OP_ATA_PASS_THROUGH_12) {
 		len = FHINT_SAT_PT12_LEN;
 		f = &sat12_fields;
+	} else if (cdb[0] == FHINT_OP_VARIABLE_LENGTH) {
+		len = FHINT_SAT_PT32_LEN;
+		f = &sat32_fields;
 	} else {
 		len = FHINT_SAT_PT16_LEN;
 		f = &sat16_fields;
@@ -251,9 +320,13 @@ static int sat_pass_through(struct emu_req *req)
 		return ret;
 
 	/* Protocols that do not send a command to the device (resets,
-	 * diagnostics, RETURN RESPONSE INFORMATION) and FPDMA, which needs
-	 * ATA PASS-THROUGH(32), are not implemented by this SATL. */
+	 * diagnostics, RETURN RESPONSE INFORMATION) are not implemented by
+	 * this SATL; FPDMA only through ATA PASS-THROUGH(32) (AUXILIARY). */
 	switch (pt.protocol) {
+	case FHINT_SAT_PROTO_FPDMA:
+		if (f != &sat32_fields)
+			return sat_bad_protocol(req);
+		break;
 	case FHINT_SAT_PROTO_NON_DATA:
 	case FHINT_SAT_PROTO_PIO_DATA_IN:
 	case FHINT_SAT_PROTO_PIO_DATA_OUT:
@@ -269,7 +342,11 @@ static int sat_pass_through(struct emu_req *req)
 	case FHINT_ATA_CMD_IDENTIFY_DEVICE:
 		return sat_identify(req, &pt, f);
 	case FHINT_ATA_CMD_DATA_SET_MANAGEMENT:
+	case FHINT_ATA_CMD_SEND_FPDMA_QUEUED:
 		return sat_dsm(req, &pt, f);
+	case FHINT_ATA_CMD_READ_LOG_EXT:
+	case FHINT_ATA_CMD_READ_LOG_DMA_EXT:
+		return sat_read_log(req, &pt, f);
 	case FHINT_ATA_CMD_FLUSH_CACHE_EXT:
 	case FHINT_ATA_CMD_FLUSH_CACHE:
 		return sat_flush(req, &pt);
@@ -291,5 +368,15 @@ const struct emu_op emu_ops_sat[] = {
 	  /* SAT-4 12.2.2: every bit of bytes 1-14 is a field */
 	  { FHINT_OP_ATA_PASS_THROUGH_16, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x04 } },
+	{ FHINT_OP_VARIABLE_LENGTH, FHINT_VLSA_ATA_PASS_THROUGH_32,
+	  FHINT_SAT_PT32_LEN, EMU_OP_SAT | EMU_OP_MEDIUM | EMU_OP_SA32,
+	  sat_pass_through, "ATA PASS-THROUGH(32)",
+	  /* SAT-4 12.2.4: 1 CONTROL, 7 ADDITIONAL CDB LENGTH, 8-9 service
+	   * action, 10-11 PROTOCOL .. T_LENGTH, 14-19 LBA, 20-21 FEATURE,
+	   * 22-23 COUNT, 24 DEVICE, 25 COMMAND, 27 ICC, 28-31 AUXILIARY */
+	  { FHINT_OP_VARIABLE_LENGTH, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00,
+	    0xff, 0x1f, 0xf0, 0xff, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x00, 0xff, 0xff,
+	    0xff, 0xff, 0xff } },
 	{ 0 }
 };

@@ -44,6 +44,12 @@ int emu_identify_build(struct emu_dev *dev, uint8_t buf[512])
 	id.flush_cache_ext = true;
 	id.dsm_max_blocks = EMU_SAT_DSM_MAX_BLOCKS;
 	id.trim = true;
+	/* NCQ, depth 32, and SEND / RECEIVE FPDMA QUEUED (word 76 bit 8,
+	 * word 75, word 77 bit 6): with the NCQ Send and Receive log (13h)
+	 * that offers DSM / TRIM, this is a queued-TRIM device */
+	id.ncq = true;
+	id.queue_depth = EMU_SAT_NCQ_DEPTH;
+	id.send_recv_queued = true;
 	id.rotation_rate = (cfg->profile == EMU_PROFILE_SMR_HOST_AWARE ||
 			    cfg->profile == EMU_PROFILE_SMR_DRIVE_MANAGED) ?
 			   7200 : FHINT_ATA_ROTATION_NON_ROTATING;

@@ -16,6 +16,9 @@
  * DATA SET MANAGEMENT command may carry (ACS-4 7.12.7.41). */
 #define EMU_SAT_DSM_MAX_BLOCKS		8
 
+/* NCQ queue depth (IDENTIFY word 75 + 1), the SATA maximum */
+#define EMU_SAT_NCQ_DEPTH		32
+
 /* PRODUCT REVISION LEVEL / FIRMWARE REVISION (struct emu_config has no
  * revision key): 4 characters. */
 #define EMU_REVISION			"0100"
