@@ -386,6 +386,19 @@ void fhint_ata_pt_identify(struct fhint_ata_pt *pt)
 	pt->tf.command = FHINT_ATA_CMD_IDENTIFY_DEVICE;
 }
 
+void fhint_ata_pt_read_log(struct fhint_ata_pt *pt, uint8_t log)
+{
+	memset(pt, 0, sizeof(*pt));
+	pt->protocol = FHINT_SAT_PROTO_PIO_DATA_IN;
+	pt->t_length = FHINT_SAT_TLEN_COUNT;
+	pt->byt_blok = true;
+	pt->t_dir = true;
+	pt->tf.extend = true;		/* a 48-bit command */
+	pt->tf.count = 1;
+	pt->tf.lba = log;
+	pt->tf.command = FHINT_ATA_CMD_READ_LOG_EXT;
+}
+
 int fhint_ata_pt_dsm_trim(struct fhint_ata_pt *pt, uint16_t blocks)
 {
 	if (!blocks)

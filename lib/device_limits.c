@@ -133,12 +133,25 @@ int fhint_limits_from_nvme(struct fhint_limits *lim,
 	return 0;
 }
 
+int fhint_limits_ata_ncq_trim(struct fhint_limits *lim,
+			      const struct fhint_ata_identify *id,
+			      const struct fhint_ata_ncq_sr_log *log)
+{
+	if (!id->trim || !id->ncq || !id->send_recv_queued ||
+	    !log->dsm_supported || !log->trim_supported)
+		return 0;
+	lim->methods |= FHINT_METHOD_BIT(FHINT_DISCARD_ATA_NCQ_TRIM);
+	return 1;
+}
+
 int fhint_limits_default_method(const struct fhint_limits *lim)
 {
+	/* queued TRIM before DSM TRIM, as libata prefers it when offered */
 	static const enum fhint_discard_method order[] = {
 		FHINT_DISCARD_SCSI_UNMAP,
 		FHINT_DISCARD_SCSI_WRITE_SAME_16_UNMAP,
 		FHINT_DISCARD_SCSI_WRITE_SAME_10_UNMAP,
+		FHINT_DISCARD_ATA_NCQ_TRIM,
 		FHINT_DISCARD_ATA_DSM_TRIM,
 		FHINT_DISCARD_NVME_DSM_DEALLOCATE,
 		FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC,

@@ -74,7 +74,9 @@ static int build_write_same(const struct fhint_range *r, uint8_t cdb_len,
 	return 0;
 }
 
-static int build_ata_trim(const struct fhint_range *r, size_t n,
+/* DATA SET MANAGEMENT / TRIM in ATA PASS-THROUGH(16), or with @queued
+ * SEND FPDMA QUEUED / DSM / TRIM (NCQ tag 0) in ATA PASS-THROUGH(32) */
+static int build_ata_trim(const struct fhint_range *r, size_t n, bool queued,
 			  struct fhint_wire_cmd *w, uint8_t *data, size_t cap)
 {
 	uint64_t lba[FHINT_LIM_ATA_ENTRIES_PER_BLOCK];
@@ -106,10 +108,13 @@ static int build_ata_trim(const struct fhint_range *r, size_t n,
 		off += (size_t)ret;
 		done += m;
 	}
-	ret = fhint_ata_pt_dsm_trim(&pt, (uint16_t)blocks);
+	ret = queued ? fhint_ata_pt_send_fpdma_dsm_trim(&pt, (uint16_t)blocks,
+							 0) :
+		       fhint_ata_pt_dsm_trim(&pt, (uint16_t)blocks);
 	if (ret < 0)
 		return ret;
-	ret = fhint_ata_pt16_encode(w->cdb, sizeof(w->cdb), &pt);
+	ret = queued ? fhint_ata_pt32_encode(w->cdb, sizeof(w->cdb), &pt) :
+		       fhint_ata_pt16_encode(w->cdb, sizeof(w->cdb), &pt);
 	if (ret < 0)
 		return ret;
 	w->cdb_len = (uint8_t)ret;
@@ -180,6 +185,7 @@ int fhint_discard_cmd_build(const struct fhint_plan *plan, size_t index,
 	w->proto = FHINT_WIRE_SCSI;
 	if (c->count > 1 && c->method != FHINT_DISCARD_SCSI_UNMAP &&
 	    c->method != FHINT_DISCARD_ATA_DSM_TRIM &&
+	    c->method != FHINT_DISCARD_ATA_NCQ_TRIM &&
 	    c->method != FHINT_DISCARD_NVME_DSM_DEALLOCATE)
 		return -EINVAL;	/* one range per command for the others */
 
@@ -208,7 +214,10 @@ int fhint_discard_cmd_build(const struct fhint_plan *plan, size_t index,
 				       opts, w, data, data_cap);
 		break;
 	case FHINT_DISCARD_ATA_DSM_TRIM:
-		ret = build_ata_trim(r, c->count, w, data, data_cap);
+	case FHINT_DISCARD_ATA_NCQ_TRIM:
+		ret = build_ata_trim(r, c->count,
+				     c->method == FHINT_DISCARD_ATA_NCQ_TRIM,
+				     w, data, data_cap);
 		break;
 	case FHINT_DISCARD_NVME_DSM_DEALLOCATE:
 		w->proto = FHINT_WIRE_NVME;

@@ -107,6 +107,7 @@ static int plan_params_init(struct plan_params *pp,
 			FHINT_ZERO_SCSI_WRITE_SAME_16;
 		break;
 	case FHINT_DISCARD_ATA_DSM_TRIM:
+	case FHINT_DISCARD_ATA_NCQ_TRIM:
 		/* IDENTIFY word 105 = 0: not reported, assume one block */
 		pp->cmd_ranges = (uint64_t)FHINT_LIM_ATA_ENTRIES_PER_BLOCK *
 				 (lim->max_dsm_blocks ? lim->max_dsm_blocks : 1);
@@ -613,6 +614,7 @@ uint64_t fhint_plan_cmd_data_len(const struct fhint_plan_cmd *cmd,
 	case FHINT_DISCARD_SCSI_UNMAP:
 		return FHINT_LIM_UNMAP_HDR_LEN + FHINT_LIM_UNMAP_DESC_LEN * n;
 	case FHINT_DISCARD_ATA_DSM_TRIM:
+	case FHINT_DISCARD_ATA_NCQ_TRIM:
 		return FHINT_LIM_ATA_BLOCK_LEN *
 		       ((n + FHINT_LIM_ATA_ENTRIES_PER_BLOCK - 1) /
 			FHINT_LIM_ATA_ENTRIES_PER_BLOCK);
@@ -640,6 +642,7 @@ const char *fhint_discard_method_name(enum fhint_discard_method method)
 		[FHINT_DISCARD_SCSI_WRITE_SAME_10_UNMAP] =
 			"SCSI WRITE SAME (10) UNMAP",
 		[FHINT_DISCARD_ATA_DSM_TRIM] = "ATA DSM TRIM",
+		[FHINT_DISCARD_ATA_NCQ_TRIM] = "ATA queued TRIM",
 		[FHINT_DISCARD_NVME_DSM_DEALLOCATE] = "NVMe DSM deallocate",
 		[FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC] =
 			"NVMe Write Zeroes DEAC",

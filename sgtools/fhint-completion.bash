@@ -10,7 +10,7 @@ _fhint_tools()
 
 	case $prev in
 	-m | --method)
-		COMPREPLY=($(compgen -W 'unmap ws16 ws10 ws32 ata-trim nvme-dsm
+		COMPREPLY=($(compgen -W 'unmap ws16 ws10 ws32 ata-trim ata-ncq-trim nvme-dsm
 			nvme-wz blkdiscard blksecdiscard blkzeroout' -- "$cur"))
 		return ;;
 	-p | --policy)

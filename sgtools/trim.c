@@ -52,6 +52,7 @@ static const struct {
 	{ "ws10",	FHINT_DISCARD_SCSI_WRITE_SAME_10_UNMAP },
 	{ "ws32",	FHINT_DISCARD_SCSI_WRITE_SAME_32_UNMAP },
 	{ "ata-trim",	FHINT_DISCARD_ATA_DSM_TRIM },
+	{ "ata-ncq-trim", FHINT_DISCARD_ATA_NCQ_TRIM },
 	{ "nvme-dsm",	FHINT_DISCARD_NVME_DSM_DEALLOCATE },
 	{ "nvme-wz",	FHINT_DISCARD_NVME_WRITE_ZEROES_DEAC },
 	{ "blkdiscard",	FHINT_DISCARD_BLOCK },
@@ -123,7 +124,8 @@ static void usage(FILE *f)
 "  -a, --all              the whole device\n"
 "  -i, --in FILE          ranges from FILE, one per line, '#' comments\n"
 "                         (FILE or a lone '-' argument: standard input)\n"
-"  -m, --method M         unmap | ws16 | ws10 | ws32 | ata-trim | nvme-dsm |\n"
+"  -m, --method M         unmap | ws16 | ws10 | ws32 | ata-trim | ata-ncq-trim |\n"
+"                         nvme-dsm |\n"
 "                         nvme-wz (default: what Linux would use), or\n"
 "                         through the kernel's block layer: blkdiscard |\n"
 "                         blksecdiscard | blkzeroout (the default on block\n"
@@ -235,7 +237,7 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 			o->method = parse_method(optarg);
 			if (o->method < 0)
 				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "unknown method '%s' (unmap, ws16, ws10, ws32, ata-trim, nvme-dsm, nvme-wz, blkdiscard, blksecdiscard, blkzeroout)",
+					       "unknown method '%s' (unmap, ws16, ws10, ws32, ata-trim, ata-ncq-trim, nvme-dsm, nvme-wz, blkdiscard, blksecdiscard, blkzeroout)",
 					       optarg);
 			break;
 		case 'p':
@@ -348,6 +350,30 @@ enum ata_probe {
 	ATA_PROBE_GEOMETRY,	/* it disagrees with READ CAPACITY */
 };
 
+/* Queued TRIM: with NCQ and SEND / RECEIVE FPDMA QUEUED in IDENTIFY, the
+ * NCQ Send and Receive log (13h) through READ LOG EXT decides (as libata's
+ * ata_dev_config_ncq_send_recv does).  A log that cannot be read: not
+ * offered. */
+static void ata_ncq_trim(struct trim_run *t, struct fhint_limits *lim,
+			 const struct fhint_ata_identify *id)
+{
+	struct fhint_ata_ncq_sr_log sr;
+	struct fhint_check chk;
+	struct fhint_ata_pt pt;
+	uint8_t cdb[16], buf[512];
+
+	if (!id->ncq || !id->send_recv_queued)
+		return;
+	fhint_ata_pt_read_log(&pt, FHINT_ATA_LOG_NCQ_SEND_RECV);
+	memset(&chk, 0, sizeof(chk));
+	if (fhint_ata_pt16_encode(cdb, sizeof(cdb), &pt) < 0 ||
+	    fhint_dev_cmd(t->dev, cdb, 16, FHINT_DIR_FROM_DEV, buf,
+			  sizeof(buf), NULL, &chk) ||
+	    fhint_ata_ncq_sr_log_decode(buf, sizeof(buf), &sr) < 0)
+		return;
+	fhint_limits_ata_ncq_trim(lim, id, &sr);
+}
+
 /* The limits IDENTIFY DEVICE gives the device, or why not. */
 static enum ata_probe ata_limits(struct trim_run *t, struct fhint_limits *lim,
 				 int *ret, struct fhint_check *chk)
@@ -369,6 +395,7 @@ static enum ata_probe ata_limits(struct trim_run *t, struct fhint_limits *lim,
 	if (fhint_ata_identify_decode(buf, sizeof(buf), &id) < 0 ||
 	    fhint_limits_from_ata(lim, &id) < 0)
 		return ATA_PROBE_DATA;
+	ata_ncq_trim(t, lim, &id);
 	if (lim->logical_block_size != t->lim.logical_block_size ||
 	    lim->capacity != t->lim.capacity)
 		return ATA_PROBE_GEOMETRY;
@@ -512,7 +539,8 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 	t->lim = g->limits;
 	sat = fhint_vpd_supported_has(&g->vpd, FHINT_VPD_ATA_INFORMATION);
 	free(g);
-	if (o->method == FHINT_DISCARD_ATA_DSM_TRIM)
+	if (o->method == FHINT_DISCARD_ATA_DSM_TRIM ||
+	    o->method == FHINT_DISCARD_ATA_NCQ_TRIM)
 		return probe_ata(t);
 	/*
 	 * An ATA device behind a SAT layer (VPD 89h, SAT-4 12.4.2): by
@@ -526,7 +554,9 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 		struct fhint_limits lim;
 
 		if (ata_limits(t, &lim, &ret, &chk) == ATA_PROBE_OK &&
-		    (lim.methods & FHINT_METHOD_BIT(FHINT_DISCARD_ATA_DSM_TRIM)))
+		    (lim.methods &
+		     (FHINT_METHOD_BIT(FHINT_DISCARD_ATA_DSM_TRIM) |
+		      FHINT_METHOD_BIT(FHINT_DISCARD_ATA_NCQ_TRIM))))
 			t->lim = lim;
 	}
 	return 0;

@@ -136,6 +136,22 @@ static void test_ata(void)
 	CU_ASSERT_EQUAL(l.max_dsm_blocks, 8);
 	CU_ASSERT_EQUAL(fhint_limits_default_method(&l),
 			FHINT_DISCARD_ATA_DSM_TRIM);
+	/* queued TRIM: NCQ, SEND / RECEIVE FPDMA QUEUED and log 13h with
+	 * DSM and TRIM, all four (libata ata_fpdma_dsm_supported) */
+	{
+		struct fhint_ata_ncq_sr_log sr = { .dsm_supported = true,
+						   .trim_supported = true };
+
+		CU_ASSERT_EQUAL(fhint_limits_ata_ncq_trim(&l, &id, &sr), 0);
+		id.ncq = true;
+		id.send_recv_queued = true;
+		sr.trim_supported = false;
+		CU_ASSERT_EQUAL(fhint_limits_ata_ncq_trim(&l, &id, &sr), 0);
+		sr.trim_supported = true;
+		CU_ASSERT_EQUAL(fhint_limits_ata_ncq_trim(&l, &id, &sr), 1);
+		CU_ASSERT_EQUAL(fhint_limits_default_method(&l),
+				FHINT_DISCARD_ATA_NCQ_TRIM);
+	}
 	id.trim = false;
 	CU_ASSERT_EQUAL(fhint_limits_from_ata(&l, &id), 0);
 	CU_ASSERT_EQUAL(fhint_limits_default_method(&l), -ENOTSUP);

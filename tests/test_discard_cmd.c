@@ -205,6 +205,44 @@ static void test_ata_trim_two_blocks(void)
 	free(b);
 }
 
+/* The same 100 ranges as queued TRIM: SEND FPDMA QUEUED in ATA
+ * PASS-THROUGH(32) (SAT-4 12.2.4, ACS-4 7.38; spec-notes/ata.md), NCQ tag
+ * 0, the same two blocks of entries */
+static void test_ata_ncq_trim(void)
+{
+	static const uint8_t cdb[32] = {
+		0x7f, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x18,
+		0x1f, 0xf0, 0x19, 0x05, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00,
+		0x40, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	};
+	struct fhint_range in[100];
+	struct fhint_limits l = { 0 };
+	struct built *b = calloc(1, sizeof(*b));
+	size_t i;
+
+	CU_ASSERT_FATAL(b != NULL);
+	for (i = 0; i < 100; i++) {
+		in[i].start = i * 10;
+		in[i].len = 5;
+	}
+	l.logical_block_size = 512;
+	l.capacity = 100000;
+	l.discard_granularity = 1;
+	l.max_dsm_blocks = 4;
+	l.methods = FHINT_METHOD_BIT(FHINT_DISCARD_ATA_NCQ_TRIM);
+	CU_ASSERT_EQUAL(plan_and_build(b, in, 100, FHINT_DISCARD_ATA_NCQ_TRIM,
+				       &l, NULL), 1);
+	CU_ASSERT_EQUAL(b->w.cdb_len, 32);
+	FHINT_ASSERT_BYTES(b->w.cdb, cdb, 32);
+	CU_ASSERT_EQUAL(b->w.data_len, 1024);
+	CU_ASSERT_EQUAL(b->data[512], 0x80);
+	CU_ASSERT_EQUAL(b->data[513], 0x02);
+	CU_ASSERT_STRING_EQUAL(fhint_discard_method_name(
+			FHINT_DISCARD_ATA_NCQ_TRIM), "ATA queued TRIM");
+	free(b);
+}
+
 /* NVMe DSM with AD, compared with libnvme's nvme_dsm() */
 static void test_nvme_dsm_vs_libnvme(void)
 {
@@ -328,6 +366,8 @@ static CU_TestInfo tests[] = {
 	  test_ata_trim_bytes },
 	{ "ATA DSM TRIM: 100 entries in two 512-byte blocks",
 	  test_ata_trim_two_blocks },
+	{ "queued TRIM: SEND FPDMA QUEUED in ATA PASS-THROUGH(32)",
+	  test_ata_ncq_trim },
 	{ "NVMe DSM deallocate equals libnvme nvme_dsm()",
 	  test_nvme_dsm_vs_libnvme },
 	{ "NVMe Write Zeroes DEAC dwords", test_nvme_write_zeroes },

@@ -811,16 +811,39 @@ static void test_unsupported(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"method\": \"ata-trim\""));
 	tt_free(&r);
 	{
-		/* SAT (VPD 89h) and IDENTIFY word 169 TRIM: ATA DSM TRIM is
-		 * the default, as libata refuses UNMAP / WRITE SAME (16) from
-		 * SG_IO (seen against QEMU's AHCI disk in the VM suite) */
+		/* SAT (VPD 89h) and IDENTIFY word 169 TRIM: ATA TRIM is the
+		 * default, as libata refuses UNMAP / WRITE SAME (16) from
+		 * SG_IO (seen against QEMU's AHCI disk in the VM suite); the
+		 * emulated drive also offers queued TRIM (IDENTIFY words 76,
+		 * 77, NCQ Send and Receive log 13h), which is then preferred */
 		const char *argv[] = { "-j", "-c", "emu:?" TT_CFG "&sat=1",
 				       "0+1024", NULL };
 
 		r = run_trim(argv, NULL);
 	}
 	CU_ASSERT_EQUAL(r.rc, 0);
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "\"method\": \"ata-trim\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+				      "\"method\": \"ata-ncq-trim\""));
+	tt_free(&r);
+	{
+		/* and by name; -c reads back what was deallocated */
+		const char *argv[] = { "-j", "-m", "ata-ncq-trim", "-c",
+				       "emu:?" TT_CFG "&sat=1", "4096+2048",
+				       NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.out,
+				      "\"method\": \"ata-ncq-trim\""));
+	tt_free(&r);
+	{
+		/* no SAT: ATA IDENTIFY refused, exit 4 */
+		const char *argv[] = { "-m", "ata-ncq-trim", t, "0+8", NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
 	tt_free(&r);
 }
 

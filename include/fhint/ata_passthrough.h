@@ -97,6 +97,9 @@ uint32_t fhint_ata_pt_xfer_len(const struct fhint_ata_pt *pt,
  *    for the AUXILIARY field.
  */
 void fhint_ata_pt_identify(struct fhint_ata_pt *pt);
+/* READ LOG EXT (2Fh, ACS-4 7.23) of page 0 of @log, one 512-byte page,
+ * PIO data-in (LBA 7:0 LOG ADDRESS, COUNT 1). */
+void fhint_ata_pt_read_log(struct fhint_ata_pt *pt, uint8_t log);
 int fhint_ata_pt_dsm_trim(struct fhint_ata_pt *pt, uint16_t blocks);
 int fhint_ata_pt_send_fpdma_dsm_trim(struct fhint_ata_pt *pt,
 				     uint16_t blocks, uint8_t ncq_tag);

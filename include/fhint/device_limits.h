@@ -51,6 +51,18 @@ int fhint_limits_from_ata(struct fhint_limits *lim,
 			  const struct fhint_ata_identify *id);
 
 /*
+ * Queued TRIM (SATA 3.1): offered when IDENTIFY says TRIM, NCQ (word 76
+ * bit 8) and SEND / RECEIVE FPDMA QUEUED (word 77 bit 6) and the NCQ Send
+ * and Receive log (13h) offers DATA SET MANAGEMENT with TRIM - what Linux
+ * libata checks (ata_fpdma_dsm_supported) before it queues TRIM.  Adds
+ * FHINT_DISCARD_ATA_NCQ_TRIM to lim->methods (the limits are DSM's) and
+ * returns 1; 0 when not offered.
+ */
+int fhint_limits_ata_ncq_trim(struct fhint_limits *lim,
+			      const struct fhint_ata_identify *id,
+			      const struct fhint_ata_ncq_sr_log *log);
+
+/*
  * NVMe: DSM deallocate when ONCS bit 2; Write Zeroes (and zeroing) when
  * ONCS bit 3, with DEAC when DLFEAT bit 3.  Granularity NPDG (or NPDGL when
  * valid) when OPTPERF says the fields are valid, else 1; DMRL/DMRSL/DMSL
