@@ -233,7 +233,7 @@ static size_t planned_discard(struct lun *l, struct planner *p,
 			      const struct fhint_range *in, size_t n,
 			      double *plan_secs)
 {
-	static const struct fhint_discard_opts opts;
+	static const struct fhint_discard_opts opts = FHINT_DISCARD_OPTS_INIT;
 	struct fhint_discard_result res;
 	double t0 = now_s();
 	int ret;

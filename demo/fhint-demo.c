@@ -595,7 +595,9 @@ static void write_cliff(void)
 
 int main(int argc, char **argv)
 {
-	struct fhint_discard_opts nvme_opts = { .nsid = 1 };
+	struct fhint_discard_opts nvme_opts = {
+		.size = sizeof(nvme_opts), .nsid = 1
+	};
 	struct fhint_scsi_geometry g;
 	struct fhint_limits lim;
 	struct fhint_dev *dev;

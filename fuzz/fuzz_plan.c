@@ -186,6 +186,7 @@ static void encode_cmds(const struct fhint_plan *pl,
 			const struct fhint_limits *lim, uint8_t optb)
 {
 	struct fhint_discard_opts o = {
+		.size = sizeof(o),
 		.group = optb & 0x3f,
 		.anchor = optb & 0x40,
 		.ndob = optb & 0x80,

@@ -6,6 +6,7 @@
 
 #include "fhint/discard.h"
 #include "fhint/scsi_lba_status.h"
+#include "struct_size_priv.h"
 
 static bool is_block_method(enum fhint_discard_method m)
 {
@@ -82,7 +83,7 @@ int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 		      const struct fhint_discard_opts *opts,
 		      struct fhint_discard_result *res)
 {
-	struct fhint_discard_opts o = { .nsid = 1 };
+	struct fhint_discard_opts o = { .size = sizeof(o), .nsid = 1 };
 	struct fhint_wire_cmd w;
 	uint64_t most = 0, len;
 	uint8_t *data;
@@ -93,8 +94,9 @@ int fhint_discard_run(struct fhint_dev *dev, const struct fhint_plan *plan,
 	if (!dev || !plan || !lim)
 		return -EINVAL;
 	/* NVMe: the namespace behind the device unless the caller chose */
-	if (opts)
-		o = *opts;
+	if (opts && fhint_struct_in(&o, sizeof(o), opts,
+				    FHINT_DISCARD_OPTS_SIZE_1_0))
+		return -EINVAL;
 	if (plan->n_cmds && is_block_method(plan->cmds[0].method))
 		return run_block(dev, plan, lim, res);
 	if ((!opts || !opts->nsid) && fhint_dev_nvme_nsid(dev))

@@ -11,6 +11,7 @@
 #include "fhint/ata_passthrough.h"
 #include "fhint/nvme_cmd.h"
 #include "fhint/nvme_dsm.h"
+#include "struct_size_priv.h"
 
 static int build_unmap(const struct fhint_range *r, size_t n,
 		       const struct fhint_discard_opts *o,
@@ -162,15 +163,17 @@ int fhint_discard_cmd_build(const struct fhint_plan *plan, size_t index,
 			    struct fhint_wire_cmd *w,
 			    uint8_t *data, size_t data_cap)
 {
-	static const struct fhint_discard_opts defaults = { .nsid = 1 };
+	struct fhint_discard_opts o = { .size = sizeof(o), .nsid = 1 };
 	const struct fhint_plan_cmd *c;
 	const struct fhint_range *r;
 	int ret;
 
 	if (!plan || !lim || !w || index >= plan->n_cmds)
 		return -EINVAL;
-	if (!opts)
-		opts = &defaults;
+	if (opts && fhint_struct_in(&o, sizeof(o), opts,
+				    FHINT_DISCARD_OPTS_SIZE_1_0))
+		return -EINVAL;
+	opts = &o;
 	if (opts->group > 63)
 		return -EINVAL;
 	c = &plan->cmds[index];

@@ -10,6 +10,7 @@
 #include "fhint/nvme_proto.h"
 #include "fhint/sense.h"
 #include "fhint/xport.h"
+#include "struct_size_priv.h"
 #include "xport_priv.h"
 
 /* First match wins: NVMe device names before the SG_IO catch-all of
@@ -62,18 +63,18 @@ int fhint_dev_scsi(struct fhint_dev *dev, struct fhint_scsi_io *io)
 
 int fhint_dev_set_opts(struct fhint_dev *dev, const struct fhint_dev_opts *opts)
 {
-	if (!dev || !opts)
+	if (!dev)
 		return -EINVAL;
-	dev->opts = *opts;
-	return 0;
+	return fhint_struct_in(&dev->opts, sizeof(dev->opts), opts,
+			       FHINT_DEV_OPTS_SIZE_1_0);
 }
 
 int fhint_dev_get_opts(const struct fhint_dev *dev, struct fhint_dev_opts *opts)
 {
-	if (!dev || !opts)
+	if (!dev)
 		return -EINVAL;
-	*opts = dev->opts;
-	return 0;
+	return fhint_struct_out(opts, &dev->opts, sizeof(dev->opts),
+				FHINT_DEV_OPTS_SIZE_1_0);
 }
 
 const char *fhint_dev_transport(const struct fhint_dev *dev)

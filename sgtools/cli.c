@@ -636,6 +636,7 @@ int cli_parse_timeout(const char *prog, const char *arg,
 void cli_dev_apply(struct fhint_dev *dev, const struct cli_dev_opts *o)
 {
 	struct fhint_dev_opts d = {
+		.size = sizeof(d),
 		.timeout_ms = o->timeout_s * 1000u,
 		.ua_retries = o->retries,
 	};

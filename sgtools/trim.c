@@ -1457,6 +1457,7 @@ static int trim_common(struct fhint_dev *given, int argc, char **argv)
 	if (ret)
 		return ret < 0 ? CLI_EXIT_OK : ret;
 	memset(&t, 0, sizeof(t));
+	t.dopts.size = sizeof(t.dopts);
 	t.method = FHINT_DISCARD_SCSI_UNMAP;
 	t.dev = given;
 	cli_stop_catch(true);

@@ -93,7 +93,7 @@ static void test_unmap_bytes(void)
 static void test_unmap_vs_sg3(void)
 {
 	static const struct fhint_range in[] = { { 7, 9 }, { 4096, 1 } };
-	struct fhint_discard_opts o = { .group = 5, .anchor = true };
+	struct fhint_discard_opts o = { .size = sizeof(o), .group = 5, .anchor = true };
 	struct fhint_limits l = scsi_limits();
 	struct fhint_sg3_capture cap = { 0 };
 	struct built *b = calloc(1, sizeof(*b));
@@ -248,7 +248,7 @@ static void test_nvme_dsm_vs_libnvme(void)
 {
 	static const struct fhint_range in[] = { { 8, 8 }, { 0, 8 },
 						 { 1000, 24 } };
-	struct fhint_discard_opts o = { .nsid = 1 };
+	struct fhint_discard_opts o = { .size = sizeof(o), .nsid = 1 };
 	struct fhint_limits l = { 0 };
 	struct fhint_nvme_capture cap = { 0 };
 	struct nvme_dsm_range r[2];
@@ -296,7 +296,7 @@ static void test_nvme_dsm_vs_libnvme(void)
 static void test_nvme_write_zeroes(void)
 {
 	static const struct fhint_range in[] = { { 0x100000000ULL, 65536 } };
-	struct fhint_discard_opts o = { .nsid = 2 };
+	struct fhint_discard_opts o = { .size = sizeof(o), .nsid = 2 };
 	struct fhint_limits l = { 0 };
 	struct built *b = calloc(1, sizeof(*b));
 
@@ -319,7 +319,7 @@ static void test_nvme_write_zeroes(void)
 static void test_refusals(void)
 {
 	static const struct fhint_range in[] = { { 0, 8 } };
-	struct fhint_discard_opts o = { .group = 64 };
+	struct fhint_discard_opts o = { .size = sizeof(o), .group = 64 };
 	struct fhint_limits l = scsi_limits();
 	struct built *b = calloc(1, sizeof(*b));
 
@@ -327,6 +327,12 @@ static void test_refusals(void)
 	CU_ASSERT_EQUAL(plan_and_build(b, in, 1, FHINT_DISCARD_SCSI_UNMAP, &l,
 				       &o), -EINVAL);
 	CU_ASSERT_EQUAL(fhint_discard_cmd_build(&b->plan, 1, &l, NULL, &b->w,
+						b->data, sizeof(b->data)),
+			-EINVAL);
+	/* options without their size */
+	o.size = 0;
+	o.group = 0;
+	CU_ASSERT_EQUAL(fhint_discard_cmd_build(&b->plan, 0, &l, &o, &b->w,
 						b->data, sizeof(b->data)),
 			-EINVAL);
 	/* data buffer one byte short of the 24-byte list */

@@ -84,7 +84,7 @@ static void test_commands(void)
 	static const uint8_t id_ctrl[8] = { 0x86, 0x80, 0x86, 0x80, 'S', 'N' };
 	struct fhint_nvme_capture cap = { 0 };
 	struct fhint_dev *dev = open_capture(5, 0);
-	struct fhint_dev_opts o = { .timeout_ms = 7000 };
+	struct fhint_dev_opts o = { .size = sizeof(o), .timeout_ms = 7000 };
 	struct nvme_passthru_cmd c;
 	struct fhint_nvme_status st;
 	uint8_t data[4096], id[4096];
@@ -241,7 +241,7 @@ static void test_discard_run(void)
 	struct fhint_plan_cmd cmds[8];
 	struct fhint_plan plan;
 	struct fhint_discard_result res;
-	struct fhint_discard_opts o = { .nsid = 9 };
+	struct fhint_discard_opts o = { .size = sizeof(o), .nsid = 9 };
 	char err[256];
 
 	fhint_plan_init(&plan, out, 16, cmds, 8);

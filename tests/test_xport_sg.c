@@ -239,7 +239,8 @@ static void test_status_sense_resid(void)
 static void test_errors_and_timeouts(void)
 {
 	struct fhint_dev *dev = open_fake(CONFIG);
-	struct fhint_dev_opts o = { .timeout_ms = 2500 }, got;
+	struct fhint_dev_opts o = { .size = sizeof(o), .timeout_ms = 2500 };
+	struct fhint_dev_opts got = FHINT_DEV_OPTS_INIT;
 	struct fhint_scsi_io io;
 	struct fhint_check chk;
 
@@ -276,6 +277,13 @@ static void test_errors_and_timeouts(void)
 				      NULL, &chk), 0);
 	CU_ASSERT_EQUAL(fake.last_timeout, 3000);
 	CU_ASSERT_EQUAL(fhint_dev_set_opts(dev, NULL), -EINVAL);
+	/* a struct without its size is refused, the options kept */
+	memset(&got, 0, sizeof(got));
+	CU_ASSERT_EQUAL(fhint_dev_set_opts(dev, &got), -EINVAL);
+	CU_ASSERT_EQUAL(fhint_dev_get_opts(dev, &got), -EINVAL);
+	got.size = sizeof(got);
+	CU_ASSERT_EQUAL(fhint_dev_get_opts(dev, &got), 0);
+	CU_ASSERT_EQUAL(got.timeout_ms, 2500);
 	close_fake(dev);
 }
 
@@ -283,7 +291,7 @@ static void test_errors_and_timeouts(void)
 static void test_ua_retries(void)
 {
 	struct fhint_dev *dev = open_fake(CONFIG);
-	struct fhint_dev_opts o = { .ua_retries = 1 };
+	struct fhint_dev_opts o = { .size = sizeof(o), .ua_retries = 1 };
 	struct fhint_check chk;
 	int before;
 

@@ -18,6 +18,9 @@
 #include <stdint.h>
 
 #include <fhint/ata_passthrough.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_ATA_DSM_ENTRY_LEN		8
 #define FHINT_ATA_DSM_BLOCK_LEN		512
@@ -84,5 +87,7 @@ struct fhint_ata_dsm_cmd {
  * (the device would abort the command). */
 int fhint_ata_dsm_tf_decode(const struct fhint_ata_taskfile *tf,
 			    struct fhint_ata_dsm_cmd *cmd);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_ATA_DSM_H */

@@ -15,6 +15,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_ATA_IDENTIFY_LEN		512
 #define FHINT_ATA_IDENTIFY_SIGNATURE	0xa5	/* word 255 bits 7:0 */
@@ -169,5 +172,7 @@ int fhint_ata_ncq_sr_log_decode(const uint8_t *buf, size_t len,
 /* Writes 512 bytes from commands/dsm (the bools are ORed in). */
 int fhint_ata_ncq_sr_log_encode(uint8_t *buf, size_t len,
 				const struct fhint_ata_ncq_sr_log *log);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_ATA_IDENTIFY_H */

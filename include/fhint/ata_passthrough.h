@@ -19,6 +19,9 @@
 
 #include <fhint/check.h>
 #include <fhint/ata_proto.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /* The ATA command inputs (ACS-4 register field names) */
 struct fhint_ata_taskfile {
@@ -118,5 +121,7 @@ int fhint_ata_status_return_encode(uint8_t *buf, size_t len,
 				   const struct fhint_ata_status_return *r);
 int fhint_ata_status_return_decode(const uint8_t *buf, size_t len,
 				   struct fhint_ata_status_return *r);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_ATA_PASSTHROUGH_H */

@@ -7,6 +7,10 @@
 #ifndef FHINT_ATA_PROTO_H
 #define FHINT_ATA_PROTO_H
 
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
+
 /* ATA command codes (ACS-4, command codes in annex) */
 #define FHINT_ATA_CMD_DATA_SET_MANAGEMENT	0x06	/* ACS-4 7.5 */
 #define FHINT_ATA_CMD_DATA_SET_MANAGEMENT_XL	0x07
@@ -131,5 +135,7 @@
 #define FHINT_SAT_ATA_RETURN_DESC_TYPE		0x09
 #define FHINT_SAT_ATA_RETURN_DESC_LEN		14
 /* returned with 00/1D ATA PASS THROUGH INFORMATION AVAILABLE (sense.h) */
+
+FHINT_END_DECLS
 
 #endif /* FHINT_ATA_PROTO_H */

@@ -23,6 +23,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_ATA_VPD_LEN		572
 #define FHINT_ATA_VPD_PAGE_LENGTH	0x0238
@@ -59,5 +62,7 @@ int fhint_ata_info_vpd_decode(const uint8_t *buf, size_t len,
  */
 void fhint_ata_signature(uint8_t sig[FHINT_ATA_VPD_SIGNATURE_LEN],
 			 bool packet);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_ATA_VPD_H */

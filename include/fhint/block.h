@@ -26,10 +26,9 @@
 
 #include <fhint/limits.h>
 #include <fhint/range.h>
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 /* What the kernel reports for a block device (bytes unless said). */
 struct fhint_block_limits {
@@ -77,8 +76,6 @@ int fhint_block_discard_stat(const char *sysfs_root, uint32_t major,
 int fhint_limits_from_block(struct fhint_limits *lim,
 			    const struct fhint_block_limits *bl);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_BLOCK_H */

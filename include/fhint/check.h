@@ -22,6 +22,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 struct fhint_check {
 	uint8_t  sense_key;	/* SPC-5 table 49, FHINT_SK_* */
@@ -59,5 +62,7 @@ static inline int fhint_check_top_bit(uint8_t v)
 {
 	return v ? 31 - __builtin_clz(v) : -1;
 }
+
+FHINT_END_DECLS
 
 #endif /* FHINT_CHECK_H */

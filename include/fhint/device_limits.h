@@ -19,6 +19,9 @@
 #include <fhint/scsi_vpd.h>
 #include <fhint/ata_identify.h>
 #include <fhint/nvme_identify.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /*
  * SCSI.  @rc is required; @bl and @lbp may be NULL when the device does not
@@ -78,5 +81,7 @@ int fhint_limits_from_nvme(struct fhint_limits *lim,
  * NVMe DSM, then Write Zeroes with DEAC.  -ENOTSUP when none is supported.
  */
 int fhint_limits_default_method(const struct fhint_limits *lim);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_DEVICE_LIMITS_H */

@@ -15,6 +15,9 @@
 #include <fhint/discard_cmd.h>
 #include <fhint/range_plan.h>
 #include <fhint/xport.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 struct fhint_discard_result {
 	size_t   commands;	/* commands that completed with GOOD */
@@ -49,5 +52,7 @@ struct fhint_lba_census {
 
 int fhint_lba_census(struct fhint_dev *dev, uint64_t lba, uint64_t nlb,
 		     struct fhint_lba_census *out, struct fhint_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_DISCARD_H */

@@ -17,18 +17,27 @@
 #include <fhint/limits.h>
 #include <fhint/range_plan.h>
 #include <fhint/scsi_proto.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 enum fhint_wire_proto {
 	FHINT_WIRE_SCSI = 1,	/* cdb[0..cdb_len) (ATA: via SAT) */
 	FHINT_WIRE_NVME = 2,	/* nvme (addr left 0 for the transport) */
 };
 
+/* Options of a discard (default: all zero but nsid).  size is
+ * sizeof(struct fhint_discard_opts), set by the caller
+ * (FHINT_DISCARD_OPTS_INIT): the struct grows, the library reads no field
+ * past it.  A NULL opts means the defaults. */
 struct fhint_discard_opts {
+	size_t   size;
 	uint8_t  group;		/* UNMAP / WRITE SAME GROUP NUMBER (0..63) */
 	bool     anchor;	/* UNMAP / WRITE SAME ANCHOR (SBC-4 4.7.3.6) */
 	bool     ndob;		/* WRITE SAME (16)/(32): no data-out buffer */
 	uint32_t nsid;		/* NVMe namespace id */
 };
+#define FHINT_DISCARD_OPTS_INIT	{ .size = sizeof(struct fhint_discard_opts) }
 
 struct fhint_wire_cmd {
 	enum fhint_wire_proto proto;
@@ -60,5 +69,7 @@ int fhint_discard_cmd_build(const struct fhint_plan *plan, size_t index,
  * (truncated output is still NUL-terminated) or -EINVAL. */
 int fhint_wire_cmd_format(const struct fhint_wire_cmd *w, const uint8_t *data,
 			  char *buf, size_t len);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_DISCARD_CMD_H */

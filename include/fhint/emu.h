@@ -24,6 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/nvme_ioctl.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_EMU_SENSE_MAX		252	/* SPC-5 4.4.1 */
 #define FHINT_EMU_MAX_INITIATORS	64	/* I_T nexuses with UA state */
@@ -198,5 +201,7 @@ int fhint_emu_config_check(const char *config, char *err, size_t errlen);
 
 /* The keys, their defaults and meaning, one per line. */
 const char *fhint_emu_config_help(void);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_EMU_H */

@@ -18,10 +18,9 @@
 #include <stdint.h>
 
 #include "fhint/emu.h"
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 /* Command kinds of the histograms. */
 enum fhint_emu_op {
@@ -130,8 +129,6 @@ int fhint_emu_timing_series(struct fhint_emu *emu, uint64_t from_ns,
 			    struct fhint_emu_sample *s, unsigned int max,
 			    uint64_t *interval_ns);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_EMU_TIMING_H */

@@ -13,6 +13,9 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define FHINT_HOST_BE16(v)	(v)
@@ -147,5 +150,7 @@ static inline void fhint_put_le64(uint8_t *p, uint64_t v)
 	v = FHINT_HOST_LE64(v);
 	memcpy(p, &v, sizeof(v));
 }
+
+FHINT_END_DECLS
 
 #endif /* FHINT_ENDIAN_H */

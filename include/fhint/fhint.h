@@ -3,6 +3,7 @@
 #ifndef FHINT_FHINT_H
 #define FHINT_FHINT_H
 
+#include <fhint/version.h>
 #include <fhint/endian.h>
 #include <fhint/check.h>
 #include <fhint/scsi_proto.h>
@@ -11,6 +12,7 @@
 #include <fhint/ata_passthrough.h>
 #include <fhint/ata_proto.h>
 #include <fhint/ata_vpd.h>
+#include <fhint/block.h>
 #include <fhint/device_limits.h>
 #include <fhint/discard.h>
 #include <fhint/discard_cmd.h>
@@ -24,6 +26,7 @@
 #include <fhint/nvme_dsm.h>
 #include <fhint/nvme_fdp.h>
 #include <fhint/nvme_identify.h>
+#include <fhint/nvme_proto.h>
 #include <fhint/probe.h>
 #include <fhint/range.h>
 #include <fhint/range_plan.h>
@@ -33,7 +36,10 @@
 #include <fhint/scsi_log.h>
 #include <fhint/scsi_log_timing.h>
 #include <fhint/scsi_mode.h>
+#include <fhint/scsi_mode_caching.h>
 #include <fhint/scsi_mode_control.h>
+#include <fhint/scsi_mode_control_ext.h>
+#include <fhint/scsi_mode_iec.h>
 #include <fhint/scsi_read_capacity.h>
 #include <fhint/scsi_rsoc.h>
 #include <fhint/scsi_stream_status.h>
@@ -43,6 +49,7 @@
 #include <fhint/scsi_write_same.h>
 #include <fhint/scsi_zbc.h>
 #include <fhint/sense.h>
+#include <fhint/size.h>
 #include <fhint/xport.h>
 
 #endif /* FHINT_FHINT_H */

@@ -20,6 +20,9 @@
 #define FHINT_HINTS_H
 
 #include <stdint.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 enum fhint_hint {
 	FHINT_HINT_NOT_SET = 0,	/* RWH_WRITE_LIFE_NOT_SET */
@@ -82,5 +85,7 @@ int fhint_hint_to_placement(int hint, unsigned int nr_placement_ids);
  * returns the fcntl command (1036), or -EINVAL.
  */
 int fhint_hint_to_fcntl(int hint, uint64_t *arg);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_HINTS_H */

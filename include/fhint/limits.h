@@ -21,6 +21,9 @@
 #define FHINT_LIMITS_H
 
 #include <stdint.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /*
  * Commands a plan can be made of.  The first seven and the three block
@@ -219,5 +222,7 @@ struct fhint_limits {
 	 */
 	uint32_t methods;
 };
+
+FHINT_END_DECLS
 
 #endif /* FHINT_LIMITS_H */

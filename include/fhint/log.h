@@ -14,9 +14,9 @@
 #ifndef FHINT_LOG_H
 #define FHINT_LOG_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /* Levels: syslog(3)'s values, so a hook can pass them on. */
 #define FHINT_LOG_ERR		3	/* something failed: data at risk */
@@ -35,8 +35,6 @@ typedef void (*fhint_log_fn)(int level, const char *msg, void *arg);
  */
 void fhint_set_log(fhint_log_fn fn, void *arg);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_LOG_H */

@@ -22,6 +22,9 @@
 #include <linux/nvme_ioctl.h>
 
 #include <fhint/nvme_proto.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /*
  * Read/Write/Write Zeroes CDW12 (NVM CS 1.0 3.2.4, 3.2.6, 3.2.8):
@@ -162,5 +165,7 @@ int fhint_nvme_dsm_decode(const struct nvme_passthru_cmd *cmd,
 int fhint_nvme_flush_encode(uint32_t nsid, struct nvme_passthru_cmd *cmd);
 int fhint_nvme_flush_decode(const struct nvme_passthru_cmd *cmd,
 			    uint32_t *nsid, struct fhint_nvme_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_NVME_CMD_H */

@@ -23,6 +23,9 @@
 #include <linux/nvme_ioctl.h>
 
 #include <fhint/nvme_cmd.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /* Directive operations (Base 2.0 Identify and Streams directive sections) */
 #define FHINT_NVME_DOPER_ID_SEND_ENABLE		0x01	/* Enable Directive */
@@ -122,5 +125,7 @@ static inline uint16_t fhint_nvme_streams_alloc_nsa(uint32_t cqe_dw0)
 {
 	return (uint16_t)cqe_dw0;
 }
+
+FHINT_END_DECLS
 
 #endif /* FHINT_NVME_DIRECTIVE_H */

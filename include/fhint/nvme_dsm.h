@@ -22,6 +22,9 @@
 #include <stdint.h>
 
 #include <fhint/range.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_NVME_DSM_RANGE_SIZE	16u
 #define FHINT_NVME_DSM_RANGES_MAX	256u
@@ -76,7 +79,6 @@ int fhint_nvme_dsm_cattr_unpack(uint32_t cattr, struct fhint_nvme_dsm_range *r);
 int fhint_nvme_dsm_ranges_encode(const struct fhint_nvme_dsm_range *r,
 				 unsigned int nr, uint8_t *buf, size_t len);
 
-
 /*
  * A deallocation list straight from extents (start LBA, length in LBAs):
  * Context Attributes 0, as a discard sends it.  Returns 16 * nr, -EINVAL
@@ -107,5 +109,7 @@ int fhint_nvme_dsm_ranges_decode(const uint8_t *buf, size_t len,
 int fhint_nvme_dsm_ranges_check(const struct fhint_nvme_dsm_range *r,
 				unsigned int nr, uint64_t nsze, uint32_t dmrl,
 				uint32_t dmrsl, uint64_t dmsl);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_NVME_DSM_H */

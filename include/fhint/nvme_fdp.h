@@ -22,6 +22,9 @@
 #include <linux/nvme_ioctl.h>
 
 #include <fhint/nvme_cmd.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /* Log page identifiers */
 #define FHINT_NVME_LOG_FDP_CONFIGS	0x20
@@ -253,5 +256,7 @@ int fhint_nvme_fdp_events_encode(const struct fhint_nvme_fdp_event *ev,
 int fhint_nvme_fdp_events_decode(const uint8_t *buf, size_t len,
 				 struct fhint_nvme_fdp_event *ev,
 				 size_t ev_max, size_t *copied);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_NVME_FDP_H */

@@ -22,6 +22,9 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_NVME_IDENTIFY_LEN		4096u
 
@@ -221,5 +224,7 @@ int fhint_nvme_id_ns_encode(const struct fhint_nvme_limits *lim,
 			    uint8_t *buf, size_t len);
 int fhint_nvme_id_ns_nvm_encode(const struct fhint_nvme_limits *lim,
 				uint8_t *buf, size_t len);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_NVME_IDENTIFY_H */

@@ -9,6 +9,10 @@
 #ifndef FHINT_NVME_PROTO_H
 #define FHINT_NVME_PROTO_H
 
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
+
 /* NVM CS 1.0 "Opcodes for NVM Command Set" */
 #define FHINT_NVME_CMD_FLUSH		0x00
 #define FHINT_NVME_CMD_WRITE		0x01
@@ -93,5 +97,7 @@
 #define FHINT_NVME_SC_UNRECOVERED_READ	0x81
 #define FHINT_NVME_SC_WRITE_READ_ONLY	0x82	/* Attempted Write to Read
 						 * Only Range */
+
+FHINT_END_DECLS
 
 #endif /* FHINT_NVME_PROTO_H */

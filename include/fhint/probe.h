@@ -39,6 +39,9 @@
 #include <fhint/scsi_read_capacity.h>
 #include <fhint/scsi_vpd.h>
 #include <fhint/xport.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 struct fhint_scsi_geometry {
 	struct fhint_inquiry_std inq;
@@ -113,5 +116,7 @@ struct fhint_nvme_geometry {
  */
 int fhint_probe_nvme(struct fhint_dev *dev, struct fhint_nvme_geometry *g,
 		     struct fhint_nvme_status *st);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_PROBE_H */

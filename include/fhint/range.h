@@ -12,6 +12,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /* One extent: [start, start + len).  Units (bytes or logical blocks) are
  * given by whoever hands the array over; the planner's output is always in
@@ -40,5 +43,7 @@ void fhint_range_sort_buf(struct fhint_range *r, size_t n,
  * Precondition: no start + len overflows 64 bits (fhint_plan_build checks).
  */
 size_t fhint_range_merge(struct fhint_range *r, size_t n);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_RANGE_H */

@@ -22,6 +22,9 @@
 
 #include <fhint/limits.h>
 #include <fhint/range.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /*
  * What to do with the parts of a range that do not fill a whole granule.
@@ -133,5 +136,7 @@ uint64_t fhint_plan_cmd_data_len(const struct fhint_plan_cmd *cmd,
 
 /* "SCSI UNMAP", "ATA DSM TRIM", ... (NULL for an unknown value). */
 const char *fhint_discard_method_name(enum fhint_discard_method method);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_RANGE_PLAN_H */

@@ -17,6 +17,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_INQUIRY_CDB_LEN		6
 
@@ -131,5 +134,7 @@ int fhint_vpd_header_decode(const uint8_t *buf, size_t len,
  */
 int fhint_vpd_page_open(const uint8_t *buf, size_t len, uint8_t page_code,
 			uint16_t min_page_length, struct fhint_vpd_header *h);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_INQUIRY_H */

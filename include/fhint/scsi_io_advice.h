@@ -29,6 +29,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_IO_ADVICE_HDR_LEN		16	/* page header + reserved */
 #define FHINT_IO_ADVICE_DESC_LEN	16
@@ -87,5 +90,7 @@ uint16_t fhint_io_advice_perm_stream_count(const struct fhint_io_advice_page *p,
 					   bool (*is_perm)(void *ctx,
 							   uint16_t stream_id),
 					   void *ctx);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_IO_ADVICE_H */

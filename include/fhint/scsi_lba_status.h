@@ -12,6 +12,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_GET_LBA_STATUS_16_LEN	16
 #define FHINT_GET_LBA_STATUS_32_LEN	32
@@ -124,5 +127,7 @@ int fhint_lba_status_encode(bool rtp, const struct fhint_lba_status_desc *d,
 int fhint_lba_status_decode(const uint8_t *buf, size_t len,
 			    struct fhint_lba_status_info *info,
 			    struct fhint_lba_status_desc *d, size_t max);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_LBA_STATUS_H */

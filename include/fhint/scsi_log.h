@@ -12,10 +12,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 #define FHINT_LOG_SENSE_CDB_LEN		10
 #define FHINT_LOG_SELECT_CDB_LEN	10
@@ -127,8 +126,6 @@ int fhint_log_param_encode(const struct fhint_log_param *p,
 int fhint_log_param_decode(const uint8_t *buf, size_t len,
 			   struct fhint_log_param *p);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_LOG_H */

@@ -30,10 +30,9 @@
 #include <stdint.h>
 
 #include <fhint/emu_timing.h>
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 #define FHINT_LOG_PAGE_TIMING		0x31
 
@@ -135,8 +134,6 @@ void fhint_log_timing_init(struct fhint_log_timing *t,
 int fhint_log_timing_decode(const uint8_t *buf, size_t len,
 			    struct fhint_log_timing *t, uint32_t *next);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_LOG_TIMING_H */

@@ -15,6 +15,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_MODE_SENSE_6_CDB_LEN	6
 #define FHINT_MODE_SENSE_10_CDB_LEN	10
@@ -180,5 +183,7 @@ int fhint_mode_page_header_encode(uint8_t page_code, uint8_t subpage_code,
  * (only parameter-list pointers, C/D = 0, are moved).
  */
 void fhint_mode_check_rebase(struct fhint_check *chk, size_t offset);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_MODE_H */

@@ -11,10 +11,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 #define FHINT_MODE_CACHING_LEN		20	/* whole page */
 #define FHINT_MODE_CACHING_PAGE_LENGTH	0x12	/* PAGE LENGTH field */
@@ -52,8 +51,6 @@ int fhint_mode_caching_decode(const uint8_t *buf, size_t len,
 			      struct fhint_mode_caching *c,
 			      struct fhint_check *chk);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_MODE_CACHING_H */

@@ -11,6 +11,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_MODE_CONTROL_LEN		12	/* whole page */
 #define FHINT_MODE_CONTROL_PAGE_LENGTH	0x0a	/* PAGE LENGTH field */
@@ -80,5 +83,7 @@ int fhint_mode_control_encode(const struct fhint_mode_control *c,
 int fhint_mode_control_decode(const uint8_t *buf, size_t len,
 			      struct fhint_mode_control *c,
 			      struct fhint_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_MODE_CONTROL_H */

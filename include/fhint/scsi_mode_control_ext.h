@@ -11,10 +11,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 #define FHINT_MODE_CONTROL_EXT_LEN		32	/* whole page */
 #define FHINT_MODE_CONTROL_EXT_PAGE_LENGTH	0x1c	/* PAGE LENGTH */
@@ -41,8 +40,6 @@ int fhint_mode_control_ext_decode(const uint8_t *buf, size_t len,
 				  struct fhint_mode_control_ext *c,
 				  struct fhint_check *chk);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_MODE_CONTROL_EXT_H */

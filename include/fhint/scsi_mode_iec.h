@@ -11,10 +11,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 #define FHINT_MODE_IEC_LEN		12	/* whole page */
 #define FHINT_MODE_IEC_PAGE_LENGTH	0x0a	/* PAGE LENGTH field */
@@ -49,8 +48,6 @@ int fhint_mode_iec_encode(const struct fhint_mode_iec *c, uint8_t *buf,
 int fhint_mode_iec_decode(const uint8_t *buf, size_t len,
 			  struct fhint_mode_iec *c, struct fhint_check *chk);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_MODE_IEC_H */

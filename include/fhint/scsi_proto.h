@@ -8,6 +8,10 @@
 #ifndef FHINT_SCSI_PROTO_H
 #define FHINT_SCSI_PROTO_H
 
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
+
 /* Operation codes (SPC-5 annex D.3.1, SBC-4 table 32) */
 #define FHINT_OP_TEST_UNIT_READY		0x00
 #define FHINT_OP_REQUEST_SENSE			0x03
@@ -171,5 +175,7 @@
 
 /* Largest CDB fhint builds (ATA PASS-THROUGH(32), WRITE(32)) */
 #define FHINT_CDB_MAX				32
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_PROTO_H */

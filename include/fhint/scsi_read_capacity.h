@@ -12,6 +12,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_READ_CAPACITY_10_LEN	10
 #define FHINT_READ_CAPACITY_16_LEN	16
@@ -111,5 +114,7 @@ int fhint_read_capacity16_data_encode(const struct fhint_read_capacity16_data *d
  */
 int fhint_read_capacity16_data_decode(const uint8_t *buf, size_t len,
 				      struct fhint_read_capacity16_data *d);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_READ_CAPACITY_H */

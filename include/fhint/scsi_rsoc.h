@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_RSOC_CDB_LEN		12
 
@@ -132,5 +135,7 @@ int fhint_rsoc_one_encode(uint8_t *buf, size_t size,
  */
 int fhint_rsoc_one_decode(const uint8_t *buf, size_t len,
 			  struct fhint_rsoc_one *o);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_RSOC_H */

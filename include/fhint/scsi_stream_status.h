@@ -28,6 +28,9 @@
 
 #include <fhint/check.h>
 #include <fhint/scsi_proto.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_GET_STREAM_STATUS_CDB_LEN	16
 #define FHINT_STREAM_CONTROL_CDB_LEN	16
@@ -108,5 +111,7 @@ int fhint_stream_control_data_encode(uint16_t assigned_str_id,
 int fhint_stream_control_data_decode(const uint8_t *buf, size_t len,
 				     uint16_t *assigned_str_id,
 				     struct fhint_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_STREAM_STATUS_H */

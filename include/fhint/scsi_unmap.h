@@ -18,6 +18,9 @@
 
 #include <fhint/check.h>
 #include <fhint/endian.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_UNMAP_CDB_LEN		10
 #define FHINT_UNMAP_PARAM_HDR_LEN	8
@@ -185,5 +188,7 @@ int fhint_unmap_param_check_limits(const uint8_t *buf, size_t len,
 				   unsigned int flags,
 				   const struct fhint_unmap_limits *lim,
 				   size_t *bad, struct fhint_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_UNMAP_H */

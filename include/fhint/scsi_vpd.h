@@ -28,6 +28,9 @@
 #include <stdint.h>
 
 #include <fhint/scsi_inquiry.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /* ---- 00h Supported VPD Pages (SPC-5 7.7) ---- */
 struct fhint_vpd_supported {
@@ -287,5 +290,7 @@ int fhint_vpd_ble_encode(uint8_t *buf, size_t size,
 			 const struct fhint_vpd_ble *p);
 int fhint_vpd_ble_decode(const uint8_t *buf, size_t len,
 			 struct fhint_vpd_ble *p);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_VPD_H */

@@ -22,6 +22,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 enum fhint_rw_op {
 	FHINT_RW_READ_6,
@@ -104,5 +107,7 @@ struct fhint_rw_limits {
 int fhint_rw_check_limits(const struct fhint_rw_cdb *c,
 			  const struct fhint_rw_limits *lim,
 			  struct fhint_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_WRITE_H */

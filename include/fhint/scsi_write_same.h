@@ -15,6 +15,9 @@
 #include <stdint.h>
 
 #include <fhint/check.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_WRITE_SAME_10_LEN		10
 #define FHINT_WRITE_SAME_16_LEN		16
@@ -80,5 +83,7 @@ struct fhint_write_same_limits {
 int fhint_write_same_check_limits(const struct fhint_write_same_cdb *c,
 				  const struct fhint_write_same_limits *lim,
 				  struct fhint_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_WRITE_SAME_H */

@@ -17,6 +17,9 @@
 
 #include <fhint/check.h>
 #include <fhint/scsi_proto.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 #define FHINT_ZBC_CDB_LEN		16	/* ZBC IN and ZBC OUT CDBs */
 #define FHINT_ZBC_REPORT_HDR_LEN	64	/* REPORT ZONES header */
@@ -188,5 +191,7 @@ int fhint_zbc_out_cdb_decode(const uint8_t *cdb, size_t len,
 /* Spec names for logs: "EMPTY", "IMPLICITLY OPEN", ..., NULL if unknown. */
 const char *fhint_zbc_cond_name(uint8_t cond);
 const char *fhint_zbc_type_name(uint8_t type);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SCSI_ZBC_H */

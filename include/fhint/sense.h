@@ -23,6 +23,9 @@
 
 #include "fhint/check.h"
 #include "fhint/scsi_proto.h"
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 /* RESPONSE CODE field (SPC-5 4.4.1) */
 #define FHINT_SENSE_FIXED_CURRENT		0x70
@@ -271,5 +274,7 @@ int fhint_request_sense_cdb_encode(uint8_t *cdb, size_t len,
 int fhint_request_sense_cdb_decode(const uint8_t *cdb, size_t len,
 				   struct fhint_request_sense_cdb *c,
 				   struct fhint_check *chk);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_SENSE_H */

@@ -21,10 +21,9 @@
 #include <stdint.h>
 
 #include <fhint/range.h>
+#include <fhint/decls.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+FHINT_BEGIN_DECLS
 
 /*
  * @bare: bytes a number without a unit counts (0: a unit is required).
@@ -40,8 +39,6 @@ int fhint_parse_size(const char *s, uint64_t bare, uint32_t block,
 int fhint_parse_range(const char *s, uint64_t bare, uint32_t block,
 		      struct fhint_range *r, char *why, size_t whylen);
 
-#ifdef __cplusplus
-}
-#endif
+FHINT_END_DECLS
 
 #endif /* FHINT_SIZE_H */

@@ -29,6 +29,9 @@
 
 #include <fhint/check.h>
 #include <fhint/scsi_proto.h>
+#include <fhint/decls.h>
+
+FHINT_BEGIN_DECLS
 
 struct fhint_dev;
 struct fhint_emu;
@@ -89,6 +92,9 @@ int fhint_dev_open_nvme_fd(int fd, uint32_t nsid, unsigned int flags,
 
 /*
  * Explicit per-device options (default: all zero).
+ *   size        sizeof(struct fhint_dev_opts), set by the caller
+ *               (FHINT_DEV_OPTS_INIT): the struct grows, the library
+ *               reads and writes no field past it
  *   timeout_ms  used when a command gives none (fhint_scsi_io.timeout_ms or
  *               nvme_passthru_cmd.timeout_ms 0); 0: the transport's
  *               default (60 s for SG_IO and iSCSI, the kernel's for NVMe)
@@ -98,9 +104,11 @@ int fhint_dev_open_nvme_fd(int fd, uint32_t nsid, unsigned int flags,
  *               was not executed).  0: the UA is returned (-EIO, chk).
  */
 struct fhint_dev_opts {
+	size_t   size;
 	uint32_t timeout_ms;
 	unsigned ua_retries;
 };
+#define FHINT_DEV_OPTS_INIT	{ .size = sizeof(struct fhint_dev_opts) }
 
 /* Linux sd: SD_MAX_RETRIES, the tries it gives a command a unit attention
  * interrupts (scsi_io_completion_action() retries a non-removable
@@ -108,7 +116,7 @@ struct fhint_dev_opts {
  * ones: 2A/09, 38/07, 3F/0E, ...). */
 #define FHINT_DEV_UA_RETRIES	5u
 
-/* Returns 0 or -EINVAL (NULL). */
+/* Returns 0 or -EINVAL (NULL, or opts->size below the first version's). */
 int fhint_dev_set_opts(struct fhint_dev *dev,
 		       const struct fhint_dev_opts *opts);
 int fhint_dev_get_opts(const struct fhint_dev *dev,
@@ -229,5 +237,7 @@ int fhint_dev_block_limits(const struct fhint_dev *dev,
  * fhint_dev_close()); flags as fhint_dev_open(). */
 int fhint_dev_open_block_fd(int fd, unsigned int flags,
 			    struct fhint_dev **out, char *err, size_t errlen);
+
+FHINT_END_DECLS
 
 #endif /* FHINT_XPORT_H */

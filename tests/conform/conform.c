@@ -764,7 +764,7 @@ int conform_main(int argc, char **argv)
 	const char *pattern = NULL, *exclude[CONF_MAX_EXCLUDE];
 	size_t nexcl = 0;
 	struct conf_ctx *c = conf_ctx();
-	struct fhint_dev_opts dopts = { .ua_retries = 8 };
+	struct fhint_dev_opts dopts = { .size = sizeof(dopts), .ua_retries = 8 };
 	struct fhint_check chk;
 	size_t nsel = 0;
 	bool list = false;

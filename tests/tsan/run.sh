@@ -42,7 +42,7 @@ fi
 mkdir -p "$out/obj"
 cflags="-std=gnu11 -g -O1 -fsanitize=thread -fno-omit-frame-pointer
 	-Wall -Wextra -Wno-unused-parameter
-	-I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib
+	-I$top_builddir/include -I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib
 	-I$srcdir/sgtools -I$top_builddir -I$srcdir"
 objs=
 for f in "$srcdir"/lib/*.c "$srcdir"/lib/emu/emu_*.c; do

@@ -54,7 +54,7 @@
 
 static struct fhint_dev *open_dev(const char *target)
 {
-	struct fhint_dev_opts opts = { .ua_retries = 4 };
+	struct fhint_dev_opts opts = { .size = sizeof(opts), .ua_retries = 4 };
 	struct fhint_dev *dev;
 	char err[256];
 	int ret;
