@@ -112,11 +112,11 @@ static int unmap_param_check(const uint8_t *buf, size_t len,
 		fhint_check_param(chk, 0, -1);
 		return -EBADMSG;
 	}
+	/* a BDDL that is not a multiple of 16 is not an error: the last,
+	 * incomplete descriptor is ignored (SBC-4 5.30.2, below) */
 	if (bddl > udl - (FHINT_UNMAP_PARAM_HDR_LEN - 2) ||
 	    ((flags & FHINT_UNMAP_F_EXACT) &&
-	     bddl + FHINT_UNMAP_PARAM_HDR_LEN != len) ||
-	    (bddl % FHINT_UNMAP_DESC_LEN &&
-	     !(flags & FHINT_UNMAP_F_IGNORE_PARTIAL))) {
+	     bddl + FHINT_UNMAP_PARAM_HDR_LEN != len)) {
 		fhint_check_param(chk, 2, -1);
 		return -EBADMSG;
 	}
@@ -127,7 +127,7 @@ static int unmap_param_check(const uint8_t *buf, size_t len,
 	avail = bddl;
 	if (avail > len - FHINT_UNMAP_PARAM_HDR_LEN)
 		avail = len - FHINT_UNMAP_PARAM_HDR_LEN;
-	n = avail / FHINT_UNMAP_DESC_LEN;
+	n = avail / FHINT_UNMAP_DESC_LEN;	/* whole descriptors only */
 	for (i = 0; i < n; i++) {
 		size_t off = FHINT_UNMAP_PARAM_HDR_LEN +
 			     i * FHINT_UNMAP_DESC_LEN;

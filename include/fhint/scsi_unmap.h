@@ -85,9 +85,10 @@ int fhint_unmap_desc_encode(const struct fhint_unmap_desc *d, uint8_t *buf,
 
 /* Decoder flags */
 /*
- * SBC-4 5.30.2 literally: a BLOCK DESCRIPTOR DATA LENGTH that is not a
- * multiple of 16 means the last, incomplete descriptor is ignored.  Without
- * this flag fhint refuses such a list with 26/00 (see spec-notes/unmap.md).
+ * SBC-4 5.30.2: a BLOCK DESCRIPTOR DATA LENGTH that is not a multiple of 16
+ * means the last, incomplete descriptor is ignored and the complete ones
+ * are used.  The decoder always does so; this flag changes nothing and is
+ * accepted so that callers that pass it keep building.
  */
 #define FHINT_UNMAP_F_IGNORE_PARTIAL	(1u << 0)
 /*
@@ -120,7 +121,8 @@ struct fhint_unmap_iter {
  *   -EBADMSG 1A/00 PARAMETER LIST LENGTH ERROR   if 0 < len < 8;
  *   -EBADMSG 26/00 field pointer 0  UNMAP DATA LENGTH too small or past len;
  *   -EBADMSG 26/00 field pointer 2  BLOCK DESCRIPTOR DATA LENGTH past the
- *            unmap data length or len, or not a multiple of 16;
+ *            unmap data length or len (one that is not a multiple of 16
+ *            is not an error: the incomplete last descriptor is ignored);
  *   -EINVAL  26/00 at a set reserved byte (4-7, or 12-15 of a descriptor).
  * @len > 65535 is refused with -EBADMSG (cannot come from the CDB).
  */

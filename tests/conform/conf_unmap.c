@@ -103,6 +103,33 @@ static void test_data_length_past_list_26_00(void)
 			   res.chk.field);
 }
 
+/*
+ * SBC-4 5.30.2: a BLOCK DESCRIPTOR DATA LENGTH that is not a multiple of
+ * 16 leaves the last descriptor incomplete; it "shall be ignored", the
+ * complete ones are executed: GOOD.  (Linux scsi_debug BUG()s here.)
+ */
+static void test_incomplete_last_desc_ignored(void)
+{
+	struct fhint_unmap_desc d[2];
+	struct conf_res res;
+	uint8_t buf[40];
+	uint64_t lba;
+
+	CONF_NEED_UNMAP();
+	CONF_NEED_SCRATCH(0, 2, &lba);
+	d[0].lba = lba;
+	d[0].nlb = 1;
+	d[1].lba = lba + 1;
+	d[1].nlb = 1;
+	fhint_unmap_param_encode(d, 2, buf, sizeof(buf));
+	/* one whole descriptor and 8 bytes of the next one */
+	fhint_put_be16(buf, 6 + 24);
+	fhint_put_be16(buf + 2, 24);
+	unmap_raw(buf, sizeof(buf), 0, &res);
+	conf_expect_good(&res, "UNMAP whose BLOCK DESCRIPTOR DATA LENGTH is "
+			 "24 (one complete descriptor)");
+}
+
 static void test_desc_count_limit(bool past)
 {
 	struct conf_ctx *c = conf_ctx();
@@ -440,6 +467,8 @@ static const struct conf_test tests[] = {
 	  test_param_list_length_short_1a00 },
 	{ "sbc4_5_30_2_unmap_data_length_past_list_26_00",
 	  test_data_length_past_list_26_00 },
+	{ "sbc4_5_30_2_incomplete_last_desc_ignored",
+	  test_incomplete_last_desc_ignored },
 	{ "sbc4_5_30_2_desc_count_at_b0_limit_accepted",
 	  test_desc_count_at_limit },
 	{ "sbc4_5_30_2_desc_count_past_b0_limit_26_00",
