@@ -1034,6 +1034,135 @@ static void test_reopen_by_path(void)
 	fhint_emu_close(emu);
 }
 
+/* ---- a damaged journal: an accurate refusal, recover=1 ---- */
+
+static void copy_path(const char *from, const char *to)
+{
+	static uint8_t buf[1 << 16];
+	int in = open(from, O_RDONLY), out;
+	ssize_t n;
+
+	CU_ASSERT_FATAL(in >= 0);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	CU_ASSERT_FATAL(out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		CU_ASSERT_EQUAL(write(out, buf, (size_t)n), n);
+	close(in);
+	close(out);
+}
+
+/* Offset of record @k (0: the checkpoint) of journal @path. */
+static off_t record_at(const char *path, int k)
+{
+	int fd = open(path, O_RDONLY);
+	off_t pos = EMU_JOURNAL_HDR_LEN;
+	uint8_t h[EMU_JOURNAL_REC_HDR];
+
+	CU_ASSERT_FATAL(fd >= 0);
+	while (k-- > 0) {
+		CU_ASSERT_EQUAL(pread(fd, h, sizeof(h), pos), (ssize_t)sizeof(h));
+		pos += EMU_JOURNAL_REC_HDR + fhint_get_le32(h) +
+		       EMU_JOURNAL_REC_CRC;
+	}
+	close(fd);
+	return pos;
+}
+
+static void poke(const char *path, off_t off, uint8_t xor)
+{
+	int fd = open(path, O_RDWR);
+	uint8_t b;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(pread(fd, &b, 1, off), 1);
+	b ^= xor;
+	CU_ASSERT_EQUAL(pwrite(fd, &b, 1, off), 1);
+	close(fd);
+}
+
+static void test_damaged_journal_recover(void)
+{
+	const char *path = tpath("damaged.img");
+	char cfg[1200], err[1024], img[900], aside[900];
+	struct emu_media_info info;
+	struct fhint_emu *emu;
+	struct fhint_check chk;
+	struct fstate d0, m0;
+	uint8_t w[4096], r[4096];
+	off_t rec;
+	int i, fd;
+
+	snprintf(img, sizeof(img), "%s.crash", path);
+	snprintf(aside, sizeof(aside), "%s.damaged", meta_of(path));
+	unlink(aside);
+	snprintf(cfg, sizeof(cfg), "%s?create=1&profile=thin&size=8M", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	for (i = 0; i < 40; i++) {
+		memset(w, 'A' + i % 26, sizeof(w));
+		CU_ASSERT_EQUAL(emu_media_write(dev_of(emu), (uint64_t)i * 64,
+						8, w, 0, false, &chk), 0);
+	}
+	/* the journal as a kill -9 would leave it: 40 records */
+	copy_path(meta_of(path), img);
+	fhint_emu_close(emu);
+	copy_path(img, meta_of(path));
+
+	/* a bad CRC in record 20 of 40: refused, saying where, and how on */
+	rec = record_at(meta_of(path), 20);
+	poke(meta_of(path), rec + EMU_JOURNAL_REC_HDR + 3, 0x40);
+	d0 = fstate_of(path);
+	m0 = fstate_of(meta_of(path));
+	CU_ASSERT_EQUAL(try_open(path, &emu, err, sizeof(err)), -EBADMSG);
+	snprintf(cfg, sizeof(cfg), "offset %lld", (long long)rec);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, cfg));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "fails its CRC"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "recover=1"));
+	ASSERT_SAME_FILE(fstate_of(path), d0);
+	ASSERT_SAME_FILE(fstate_of(meta_of(path)), m0);
+
+	/* recover=1: every block the data file holds is there */
+	snprintf(cfg, sizeof(cfg), "%s?recover=1", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	emu_media_get_info(dev_of(emu), &info);
+	CU_ASSERT_TRUE(info.recovered);
+	fhint_emu_close(emu);
+	ASSERT_SAME_FILE(fstate_of(aside), m0);
+	CU_ASSERT_EQUAL_FATAL(try_open(path, &emu, err, sizeof(err)), 0);
+	for (i = 0; i < 40; i++) {
+		memset(w, 'A' + i % 26, sizeof(w));
+		CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), (uint64_t)i * 64,
+					       8, r, &chk), 0);
+		CU_ASSERT_EQUAL(memcmp(r, w, sizeof(w)), 0);
+	}
+	fhint_emu_close(emu);
+	unlink(aside);
+
+	/* a torn checkpoint in a journal of 40 KB and more: named as such,
+	 * not "empty or torn at creation" */
+	copy_path(img, meta_of(path));
+	rec = record_at(meta_of(path), 1);
+	fd = open(meta_of(path), O_RDWR);
+	CU_ASSERT_FATAL(fd >= 0);
+	memset(w, 0, sizeof(w));
+	for (off_t o = rec; o < 40960; o += (off_t)sizeof(w))
+		CU_ASSERT_EQUAL(pwrite(fd, w, sizeof(w), o), (ssize_t)sizeof(w));
+	close(fd);
+	poke(meta_of(path), rec - 1, 0x01);	/* the checkpoint's CRC */
+	CU_ASSERT_EQUAL(try_open(path, &emu, err, sizeof(err)), -EBADMSG);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "no whole checkpoint"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "at offset 128"));
+	CU_ASSERT_PTR_NULL(strstr(err, "empty or torn at creation"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "recover=1"));
+	snprintf(cfg, sizeof(cfg), "%s?recover=1", path);
+	CU_ASSERT_EQUAL_FATAL(try_open(cfg, &emu, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(dev_of(emu)->cfg.size, 8 << 20);
+	CU_ASSERT_EQUAL(emu_media_read(dev_of(emu), 39 * 64, 8, r, &chk), 0);
+	CU_ASSERT_EQUAL(r[0], 'A' + 39 % 26);
+	fhint_emu_close(emu);
+	unlink(aside);
+	unlink(img);
+}
+
 static CU_TestInfo tests[] = {
 	{ "create=1 never adopts a file that holds data; import=1 does",
 	  test_create_never_adopts_data },
@@ -1059,6 +1188,8 @@ static CU_TestInfo tests[] = {
 	  test_messages_go_to_the_hook },
 	{ "PATH alone reopens a LUN as stored; a key given must match or grow",
 	  test_reopen_by_path },
+	{ "a damaged journal: where and what in the refusal; recover=1",
+	  test_damaged_journal_recover },
 	CU_TEST_INFO_NULL,
 };
 

@@ -59,6 +59,10 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	X("import", K_BOOL, import, 0, 1, P_ALL, "0|1",			\
 	  "1: adopt PATH, an existing file without metadata: its data "	\
 	  "extents become mapped (default 0)")				\
+	X("recover", K_BOOL, recover, 0, 1, P_ALL, "0|1",		\
+	  "1: a damaged metadata journal is kept aside as META.damaged "	\
+	  "and the map rebuilt from the data file's allocated extents, "	\
+	  "every one mapped (default 0)")				\
 	X("ro", K_BOOL, rdonly, 0, 1, P_ALL, "0|1",			\
 	  "1: read-only: the files are never written; commands that "	\
 	  "would change the medium get 07/27/00 (default 0)")		\
@@ -620,6 +624,11 @@ static int validate(const struct emu_config *c, uint64_t seen,
 		return fail(err, errlen, "create: needs a PATH before '?'");
 	if (c->import && !c->path[0])
 		return fail(err, errlen, "import: needs a PATH before '?'");
+	if (c->recover && !c->path[0])
+		return fail(err, errlen, "recover: needs a PATH before '?'");
+	if (c->recover && c->rdonly)
+		return fail(err, errlen, "recover: writes a new journal; not "
+			    "with ro=1");
 	if (c->meta_path[0] && !c->path[0])
 		return fail(err, errlen, "meta: needs a PATH before '?'");
 	if (c->direct_min && !c->path[0])
@@ -713,7 +722,7 @@ static int validate(const struct emu_config *c, uint64_t seen,
  * from the stored configuration (the timing keys are TIMING_KEYS).
  */
 static const char *const per_open_keys[] = {
-	"create", "import", "ro", "meta", "direct",
+	"create", "import", "recover", "ro", "meta", "direct",
 	"rbd", "conf", "id", "keyring", "timeout",
 };
 

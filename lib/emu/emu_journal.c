@@ -692,13 +692,16 @@ int emu_journal_peek(const char *path, struct emu_journal_ident *id,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	*type = 0;
 	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
 	    !emu_journal_is_header(h, sizeof(h)) ||
-	    fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION ||
-	    pread(fd, r, sizeof(r), EMU_JOURNAL_HDR_LEN) != (ssize_t)sizeof(r) ||
-	    fhint_get_le16(r + 6) != (uint16_t)emu_crc32c(0, r, 6))
+	    fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION)
 		goto out;
 	hdr_decode(h, id, &gen);
+	ret = 0;	/* a header; the record may be damaged (type 0) */
+	if (pread(fd, r, sizeof(r), EMU_JOURNAL_HDR_LEN) != (ssize_t)sizeof(r) ||
+	    fhint_get_le16(r + 6) != (uint16_t)emu_crc32c(0, r, 6))
+		goto out;
 	*type = fhint_get_le16(r + 4);
 	len = fhint_get_le32(r);
 	if (want > len)
@@ -737,6 +740,7 @@ static int replay_map(struct emu_journal *j, const uint8_t *map,
 	const char *torn = NULL;
 	int ret = 0;
 
+	info->file_bytes = size;
 	while (pos < size) {
 		const uint8_t *r = map + pos;
 		uint64_t left = size - pos, end;
@@ -819,8 +823,11 @@ static int replay_map(struct emu_journal *j, const uint8_t *map,
 		while (last > pos && !map[last - 1])
 			last--;
 		info->torn_bytes = last - pos;
+		info->torn_at = pos;
+		info->torn = torn;
 		j->torn_end = last;
 	}
+	info->file_bytes = size;
 	j->end = pos;
 	j->alloc = size;
 	info->records = records;
@@ -1200,6 +1207,21 @@ void emu_journal_get_ident(const struct emu_journal *j,
 			   struct emu_journal_ident *id)
 {
 	*id = j->id;
+}
+
+void emu_journal_release(struct emu_journal *j)
+{
+	if (!j)
+		return;
+	if (j->be)
+		j->be->close(j->bp);
+	else {
+		win_drop(j);
+		close(j->fd);
+	}
+	free(j->bbuf);
+	free(j->path);
+	free(j);
 }
 
 void emu_journal_close(struct emu_journal *j)

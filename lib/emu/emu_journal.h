@@ -95,6 +95,10 @@ struct emu_journal_info {
 	uint64_t torn_bytes;		/* torn record cut off (zeros after
 					 * the records are cut, not counted) */
 	uint32_t generation;		/* rewrites since creation */
+	uint64_t file_bytes;		/* the file's length */
+	uint64_t torn_at;		/* offset of the torn tail (0: none) */
+	const char *torn;		/* what it was ("a record cut short",
+					 * ...; NULL: none) */
 };
 
 /* Record callback of replay: 0, or a negative errno that stops it (with
@@ -136,8 +140,9 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
  * Read, without locking or checking the record's CRC, the identity in
  * @path's header and up to @want bytes of the first record's payload
  * (what the device was made with, before it is opened; the open checks
- * everything again).  0 with @type and *@got, -EBADMSG when @path does
- * not start with a journal header and a record header, -errno.
+ * everything again).  0 with @type and *@got (type 0, got 0: no record
+ * header there), -EBADMSG when @path does not start with a journal
+ * header, -errno.
  */
 int emu_journal_peek(const char *path, struct emu_journal_ident *id,
 		     uint16_t *type, uint8_t *buf, size_t want, size_t *got);
@@ -204,6 +209,8 @@ void emu_journal_get_ident(const struct emu_journal *j,
 			   struct emu_journal_ident *id);
 
 void emu_journal_close(struct emu_journal *j);
+/* Close without writing anything (a journal being set aside). */
+void emu_journal_release(struct emu_journal *j);
 
 /*
  * A journal kept elsewhere than in a file (emu_journal_rados.c): the

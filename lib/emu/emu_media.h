@@ -35,6 +35,7 @@ struct emu_media_info {
 	uint64_t reclaim_bytes;		/* reclaim chunk (0: every unit) */
 	uint64_t direct_min;		/* direct= in effect (0: off) */
 	uint64_t direct_writes;		/* writes done O_DIRECT since open */
+	bool     recovered;		/* recover=1 rebuilt the map */
 };
 
 void emu_media_get_info(struct emu_dev *dev, struct emu_media_info *info);

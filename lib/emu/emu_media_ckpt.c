@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "emu_ftl.h"
@@ -409,11 +410,12 @@ int emu_media_stored_config(const struct emu_config *cfg,
 	size_t got;
 
 	media_meta_path(cfg, where, wlen);
-	if (emu_journal_peek(where, &id, &type, b, sizeof(b), &got) ||
-	    type != JR_CHECKPOINT || got < CKPT_HDR)
+	if (emu_journal_peek(where, &id, &type, b, sizeof(b), &got))
 		return 0;	/* none, or the open will say what is wrong */
 	clen = got >= CKPT_HDR + 4 ? fhint_get_le32(b + CKPT_HDR) : 0;
-	if (fhint_get_le32(b) != CKPT_VERSION || clen > CKPT_CFG_MAX ||
+	/* an older checkpoint, or a damaged one: the header's geometry */
+	if (type != JR_CHECKPOINT || got < CKPT_HDR + 4 ||
+	    fhint_get_le32(b) != CKPT_VERSION || clen > CKPT_CFG_MAX ||
 	    got < CKPT_HDR + 4 + clen) {
 		config_of_ident(&id, stored);
 		return 1;
@@ -597,13 +599,22 @@ static int replay_journal(struct emu_media *m, const uint8_t *found,
 	t0 = now_ns();
 	ret = emu_journal_replay(m->jr, replay_rec, m, &ji, err, errlen);
 	m->info.replay_ns = now_ns() - t0;
+	m->jr_damaged = ret == -EBADMSG || (!ret && !m->replay_ckpt);
 	if (ret)
 		return ret;
+	if (!m->replay_ckpt && (!ji.torn || !strcmp(ji.torn, "zeros")))
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s (%llu "
+				  "bytes) holds a header and no record (empty "
+				  "or torn at creation); refusing it", m->meta,
+				  (unsigned long long)ji.file_bytes);
 	if (!m->replay_ckpt)
-		return emu_seterr(err, errlen, -EBADMSG, "metadata %s has no "
-				  "checkpoint (empty or torn at creation); "
-				  "refusing it", m->meta);
+		return emu_seterr(err, errlen, -EBADMSG, "metadata %s (%llu "
+				  "bytes) has no whole checkpoint: its first "
+				  "record, at offset %llu, is %s; refusing it",
+				  m->meta, (unsigned long long)ji.file_bytes,
+				  (unsigned long long)ji.torn_at, ji.torn);
 	ret = model_check(m, err, errlen);
+	m->jr_damaged = ret != 0;
 	if (!ret)
 		ret = check_short_file(m, err, errlen);
 	if (ret)
@@ -632,13 +643,18 @@ static int replay_journal(struct emu_media *m, const uint8_t *found,
 }
 
 /* No metadata: a new device; with @import the data file's extents become
- * mapped. */
-static int create_journal(struct emu_media *m, bool import, char *err,
-			  size_t errlen)
+ * mapped; with @uuid (a recovery) the device keeps its UUID. */
+static int create_journal(struct emu_media *m, bool import,
+			  const uint8_t *uuid, char *err, size_t errlen)
 {
 	uint8_t *b;
 	size_t len;
-	int ret = emu_journal_new_uuid(m->ident.uuid);
+	int ret = 0;
+
+	if (uuid)
+		memcpy(m->ident.uuid, uuid, EMU_JOURNAL_UUID_LEN);
+	else
+		ret = emu_journal_new_uuid(m->ident.uuid);
 
 	if (ret)
 		return emu_seterr(err, errlen, ret, "getrandom: %s",
@@ -702,6 +718,97 @@ static int check_pair(struct emu_media *m, char *err, size_t errlen)
 				  "%s header), not a data file; name that "
 				  "LUN's data file, or another PATH", path,
 				  EMU_JOURNAL_MAGIC);
+	return 0;
+}
+
+/* ---- a damaged journal ---- */
+
+/* What to do about a damaged journal, after the reason in @err. */
+static int damaged_hint(struct emu_media *m, int ret, char *err,
+			size_t errlen)
+{
+	char why[768];
+
+	if (!err || !errlen)
+		return ret;
+	snprintf(why, sizeof(why), "%s", err);
+	return emu_seterr(err, errlen, ret, "%s; recover=1 keeps it as "
+			  "%s%s and rebuilds the map from %s (every allocated "
+			  "extent mapped: nothing in the data file is lost)",
+			  why, m->meta, DAMAGED_SUFFIX, m->dev->cfg.path);
+}
+
+/* META.damaged, or META.damaged.N when that exists: never overwritten. */
+static int aside_name(const char *meta, char *buf, size_t len)
+{
+	struct stat st;
+
+	for (int n = 0; n < 1000; n++) {
+		if (n)
+			snprintf(buf, len, "%s%s.%d", meta, DAMAGED_SUFFIX, n);
+		else
+			snprintf(buf, len, "%s%s", meta, DAMAGED_SUFFIX);
+		if (lstat(buf, &st) < 0 && errno == ENOENT)
+			return 0;
+	}
+	return -EEXIST;
+}
+
+/*
+ * recover=1 on a journal replay refused as damaged: the journal is
+ * renamed aside (kept byte for byte), the model rebuilt empty, every
+ * allocated extent of the data file (SEEK_DATA / SEEK_HOLE) mapped as an
+ * import would, and a new journal written with the device's UUID.  Over-
+ * mapping is safe (a block mapped that the host had deallocated reads
+ * what the data file holds: stale data, never a loss); nothing in the
+ * data file is changed.
+ */
+static int recover_journal(struct emu_media *m, const uint8_t *uuid,
+			   char *err, size_t errlen)
+{
+	const char *path = m->dev->cfg.path;
+	uint64_t cap = m->nblocks * m->lbs, len;
+	char aside[sizeof(m->meta) + 16], why[768];
+	int ret;
+
+	snprintf(why, sizeof(why), "%s", err && errlen ? err : "damaged");
+	ret = emu_store_length(m->store, &len);
+	if (ret)
+		return emu_seterr(err, errlen, ret, "backing file %s: %s",
+				  path, strerror(-ret));
+	if (len > cap)
+		return emu_seterr(err, errlen, -EINVAL, "recover: backing file "
+				  "%s is %llu bytes, larger than size=%llu; "
+				  "give the LUN's size", path,
+				  (unsigned long long)len,
+				  (unsigned long long)cap);
+	if (aside_name(m->meta, aside, sizeof(aside)) ||
+	    rename(m->meta, aside) < 0)
+		return emu_seterr(err, errlen, -EEXIST, "recover: cannot keep "
+				  "metadata %s aside as %s: %s", m->meta, aside,
+				  strerror(errno));
+	emu_journal_release(m->jr);
+	m->jr = NULL;
+	m->replay_ckpt = false;
+	m->replay_pos = 0;
+	media_reset_counters(m);
+	ret = media_make_model(m, &m->dev->cfg, err, errlen);
+	if (!ret && len < cap)
+		ret = emu_store_resize(m->store, cap);
+	if (!ret)
+		ret = create_journal(m, true, uuid, err, errlen);
+	if (ret) {
+		/* the damaged journal goes back where it was */
+		if (rename(aside, m->meta) < 0)
+			fhint_msg(FHINT_LOG_ERR, "recover: metadata %s is kept "
+				  "as %s", m->meta, aside);
+		return ret;
+	}
+	m->info.recovered = true;
+	fhint_msg(FHINT_LOG_WARNING, "recover: %s; that journal is kept as "
+		  "%s; the map was rebuilt from %s (every allocated extent "
+		  "mapped) and a new journal started; statistics restart",
+		  why, aside, path);
 	return 0;
 }
 
@@ -843,11 +950,16 @@ int media_open_journal(struct emu_media *m, char *err, size_t errlen)
 			return ret;
 		memcpy(m->ident.uuid, found, sizeof(found));
 		set_direct(m);
-		return replay_journal(m, found, err, errlen);
+		ret = replay_journal(m, found, err, errlen);
+		if (ret && m->jr_damaged)
+			ret = cfg->recover ? recover_journal(m, found, err,
+							     errlen) :
+			      damaged_hint(m, ret, err, errlen);
+		return ret;
 	}
 	ret = check_adopt(m, &import, err, errlen);
 	if (ret)
 		return ret;
 	set_direct(m);
-	return create_journal(m, import, err, errlen);
+	return create_journal(m, import, NULL, err, errlen);
 }

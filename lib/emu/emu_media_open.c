@@ -123,9 +123,15 @@ static int make_thin(uint64_t nblocks, struct emu_thin **out, char *err,
 	return 0;
 }
 
-static int make_model(struct emu_media *m, const struct emu_config *cfg,
-		      char *err, size_t errlen)
+int media_make_model(struct emu_media *m, const struct emu_config *cfg,
+		     char *err, size_t errlen)
 {
+	emu_ftl_destroy(m->ftl);
+	emu_smr_destroy(m->smr);
+	emu_thin_destroy(m->thin);
+	m->ftl = NULL;
+	m->smr = NULL;
+	m->thin = NULL;
 	switch (m->profile) {
 	case EMU_PROFILE_FLASH:
 		/* (reclaim: whole pages, emu_config_parse sees to it; page:
@@ -216,7 +222,7 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 	/* (a power of two multiple of page or lbs, emu_config_parse) */
 	m->reclaim_shift = m->reclaim ? (unsigned)__builtin_ctzll(m->reclaim) :
 			   0;
-	ret = make_model(m, cfg, err, errlen);
+	ret = media_make_model(m, cfg, err, errlen);
 	if (!ret)
 		ret = cfg->path[0] && !ro_preview(cfg) ?
 		      media_open_journal(m, err, errlen) :

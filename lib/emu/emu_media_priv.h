@@ -64,6 +64,8 @@ struct emu_store;
 #define CKPT_V1		1
 #define CKPT_CFG_MAX	4096	/* stored configuration bytes, at most */
 #define META_SUFFIX	".fhint-meta"
+#define DAMAGED_SUFFIX	".damaged"	/* recover=1 keeps a damaged
+					 * journal as META.damaged */
 
 /* [lba, lba + n): LBAs, or chunk numbers for the reclaim candidates */
 struct lrange {
@@ -115,6 +117,7 @@ struct emu_media {
 	uint64_t compact_limit;
 	uint64_t replay_pos;		/* records seen by replay */
 	bool replay_ckpt;		/* replay saw the checkpoint */
+	bool jr_damaged;		/* replay refused the journal itself */
 	/* deallocation: one record per command, reclaim chunks */
 	uint64_t reclaim;		/* LBAs per chunk; 0: every unit */
 	unsigned reclaim_shift;		/* log2(reclaim) (a power of two) */
@@ -196,6 +199,9 @@ void media_compact_maybe(struct emu_media *m);
 void media_ident_of(struct emu_media *m, const struct emu_config *cfg);
 /* The metadata path of @cfg: meta=, or PATH.fhint-meta. */
 void media_meta_path(const struct emu_config *cfg, char *buf, size_t len);
+/* (Re)build the profile's empty model for @cfg. */
+int media_make_model(struct emu_media *m, const struct emu_config *cfg,
+		     char *err, size_t errlen);
 /* Open the metadata of a file-backed device: replay it, or make it. */
 int media_open_journal(struct emu_media *m, char *err, size_t errlen);
 

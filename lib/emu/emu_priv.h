@@ -49,6 +49,9 @@ struct emu_config {
 	bool     create;		/* create=1: make the files if absent */
 	bool     import;		/* import=1: adopt a data file that
 					 * has no metadata */
+	bool     recover;		/* recover=1: a damaged journal is
+					 * set aside, the map rebuilt from
+					 * the data file's extents */
 	bool     rdonly;		/* ro=1 or FHINT_EMU_RDONLY: the files
 					 * are never written */
 	enum emu_profile profile;	/* profile=flash|smr-host-aware|
