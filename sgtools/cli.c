@@ -27,6 +27,7 @@
 #include <blkid.h>
 #include <libmount.h>
 
+#include "fhint/emu.h"
 #include "fhint/log.h"
 #include "fhint/sense.h"
 #include "fhint/size.h"
@@ -592,6 +593,22 @@ int cli_opt_common(const char *prog, int c, char **argv,
 	}
 }
 
+bool cli_emu_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *q = strchr(a, '?');
+
+		if (!strcmp(a, "--"))
+			break;
+		if (!strcmp(a, "--emu-help") ||
+		    (!strncmp(a, "emu:", 4) && q && !strcmp(q, "?help"))) {
+			printf("emu:%s", fhint_emu_config_help());
+			return true;
+		}
+	}
+	return false;
+}
+
 void cli_dev_opts_init(struct cli_dev_opts *o)
 {
 	o->retries = FHINT_DEV_UA_RETRIES;
@@ -734,6 +751,7 @@ int cli_open_exit(int err)
 {
 	switch (err) {
 	case -EINVAL:		/* target form, emu: configuration, URL */
+	case -EEXIST:		/* emu: create=1 on a file holding data */
 	case -ENOENT:
 	case -ENOTDIR:
 	case -ENAMETOOLONG:
@@ -753,7 +771,7 @@ int cli_open(const char *prog, const char *target, unsigned int flags,
 	     const struct cli_dev_opts *o, struct fhint_dev **dev)
 {
 	struct cli_dev_opts def;
-	char err[256] = "";
+	char err[1024] = "";
 	int ret;
 
 	*dev = NULL;

@@ -100,6 +100,16 @@ struct cli_dev_opts;
 int cli_opt_common(const char *prog, int c, char **argv,
 		   void (*usage)(FILE *f), struct cli_dev_opts *dev);
 
+/*
+ * `--emu-help` anywhere before `--`, or a target `emu:?help` /
+ * `emu:PATH?help`: print the emu: configuration keys (fhint-emu(7)) to
+ * stdout and return true (the tool then exits 0).
+ */
+bool cli_emu_help(int argc, char **argv);
+#define CLI_EMU_HELP_USAGE \
+	"      --emu-help         the keys of emu: targets (also emu:?help; " \
+	"fhint-emu(7))\n"
+
 /* The library's messages (fhint/log.h) on stderr, one line each, as
  * "@prog: message" (a FHINT_LOG_WARNING as "@prog: warning: ..."). */
 void cli_log_init(const char *prog);

@@ -74,6 +74,7 @@ CLI_OPT_RETRIES_HELP
 CLI_OPT_TIMEOUT_HELP
 "  -h, --help             this text\n"
 "  -V, --version          version\n"
+CLI_EMU_HELP_USAGE
 "TARGET: emu:[PATH][?KEY=VALUE...], /dev/sgN, /dev/sdX, /dev/nvmeXnY,\n"
 "iscsi://HOST[:PORT]/IQN/LUN.\n"
 "Exit: 0 ok, 1 device error, 2 bad usage or target, 3 in use (or --timing\n"
@@ -381,6 +382,8 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 	int opt, ret;
 
 	cli_dev_opts_init(&o->dev);
+	if (cli_emu_help(argc, argv))
+		return -1;
 	optind = 0;	/* GNU: reinitialise */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:jak:S:tN:fvhV", lo,

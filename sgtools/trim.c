@@ -145,6 +145,7 @@ CLI_OPT_RETRIES_HELP
 CLI_OPT_TIMEOUT_HELP
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
+CLI_EMU_HELP_USAGE
 "\n"
 "TARGET: /dev/sdX, /dev/sgN, /dev/bsg/..., /dev/nvmeXnY, /dev/ngXnY,\n"
 "iscsi://HOST[:PORT]/IQN/LUN, or emu:[PATH][?KEY=VALUE&...] (the emulator).\n"
@@ -214,6 +215,8 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 	o->method = -1;
 	o->policy = FHINT_PLAN_EXACT;
 	cli_dev_opts_init(&o->dev);
+	if (cli_emu_help(argc, argv))
+		return -1;
 	optind = 0;	/* GNU: reinitialise (trim_main may run many times) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":ai:m:p:ncjP::fvhV", lopts,

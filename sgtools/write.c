@@ -261,6 +261,7 @@ CLI_OPT_TIMEOUT_HELP
 "  -v, --verbose      print every command\n"
 "  -h, --help         this help\n"
 "  -V, --version      version\n"
+CLI_EMU_HELP_USAGE
 "Exit status: 0 ok, 1 device error or verify mismatch, 2 usage, 3 in use,\n"
 "4 not supported by the target, 130/143 stopped by SIGINT/SIGTERM after\n"
 "the command in flight.\n", CLI_PROGRESS_DEFAULT);
@@ -304,6 +305,8 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 	o->cdb = 16;
 	o->pat = PAT_LBA;
 	cli_dev_opts_init(&o->dev);
+	if (cli_emu_help(argc, argv))
+		return -1;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:cjfvhVnP::", long_opts, NULL)) != -1) {

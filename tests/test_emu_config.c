@@ -406,8 +406,8 @@ static void test_grammar_errors(void)
 
 	CU_ASSERT_EQUAL(parse("/x?frobnicate=1", &c, err, sizeof(err)),
 			-EINVAL);
-	CU_ASSERT_STRING_EQUAL(err, "unknown key 'frobnicate' (see "
-			       "fhint_emu_config_help)");
+	CU_ASSERT_STRING_EQUAL(err, "unknown key 'frobnicate' (the keys: "
+			       "emu:?help, or man fhint-emu)");
 	CU_ASSERT_EQUAL(parse("/x?Size=1G", &c, err, sizeof(err)), -EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown key 'Size'"));
 	CU_ASSERT_EQUAL(parse("/x?size", &c, err, sizeof(err)), -EINVAL);

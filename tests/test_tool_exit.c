@@ -21,6 +21,7 @@
 #include "trim.h"
 #include "ua.h"
 #include "write.h"
+#include "fhint/emu.h"
 #include "fhint/xport.h"
 #include <json-c/json.h>
 
@@ -337,9 +338,74 @@ static void test_version_and_short_options(void)
 			    NULL), CLI_EXIT_USAGE);
 }
 
+/* --emu-help and emu:?help in every tool print the emu: keys, exit 0;
+ * fhint-emu(7) lists every key the parser takes. */
+static void test_emu_help(void)
+{
+	static const struct {
+		int (*fn)(int, char **);
+		const char *prog;
+	} tools[] = {
+		{ trim_main, "fhint-trim" }, { write_main, "fhint-write" },
+		{ probe_main, "fhint-probe" }, { ua_main, "fhint-ua" },
+	};
+	static const char *const forms[] = { "--emu-help", "emu:?help",
+					     "emu:/nonexistent/x?help" };
+	const char *help = fhint_emu_config_help(), *dir = getenv("srcdir");
+	char *argv[3], *out, *err, path[512], *man, *line, *save, *copy;
+	FILE *f;
+	long n;
+
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		for (size_t k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+			argv[0] = (char *)tools[i].prog;
+			argv[1] = (char *)forms[k];
+			argv[2] = NULL;
+			CU_ASSERT_EQUAL(tool_capture(call, (void *)tools[i].fn,
+						     2, argv, NULL, &out, &err),
+					0);
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, help));
+			CU_ASSERT_PTR_NOT_NULL(strstr(out, "create=0|1"));
+			free(out);
+			free(err);
+		}
+	/* every "  KEY=ACCEPTS" line of the help is a .B line of the page */
+	snprintf(path, sizeof(path), "%s/lib/emu/fhint-emu.7", dir ? dir : ".");
+	f = fopen(path, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	man = calloc(1, (size_t)n + 1);
+	CU_ASSERT_EQUAL(fread(man, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	copy = strdup(help);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char want[512], *o = want;
+
+		if (strncmp(line, "  ", 2) || line[2] == ' ')
+			continue;
+		o += sprintf(o, ".B ");
+		for (const char *p = line + 2; *p && o < want + 500; p++) {
+			if (*p == '-' || *p == '\\')
+				*o++ = '\\';
+			*o++ = *p;
+		}
+		*o = '\0';
+		if (!strstr(man, want))
+			fprintf(stderr, "\n  fhint-emu.7 lacks: %s ", want);
+		CU_ASSERT_PTR_NOT_NULL(strstr(man, want));
+	}
+	free(copy);
+	free(man);
+}
+
 static CU_TestInfo tests[] = {
 	{ "one exit table: the same mistake, the same status",
 	  test_same_table },
+	{ "--emu-help and emu:?help print the keys; fhint-emu(7) has them",
+	  test_emu_help },
 	{ "--in FILE missing: exit 2", test_range_file_missing },
 	{ "fhint-conform --junit: well-formed XML for any path",
 	  test_junit_non_utf8 },

@@ -805,14 +805,18 @@ static int parse_items(const char *str, struct emu_config *cfg,
 				    "KEY=VALUE item (stray '&')");
 		}
 		eq = strchr(item, '=');
+		if (!eq && !strcmp(item, "help"))
+			return fail(err, errlen, "help: the keys are printed "
+				    "by any fhint tool given emu:?help or "
+				    "--emu-help, and listed in man fhint-emu");
 		if (!eq)
 			return fail(err, errlen, "'%s': expected KEY=VALUE",
 				    item);
 		*eq = '\0';
 		k = key_by_name(item);
 		if (!k)
-			return fail(err, errlen, "unknown key '%s' (see "
-				    "fhint_emu_config_help)", item);
+			return fail(err, errlen, "unknown key '%s' (the "
+				    "keys: emu:?help, or man fhint-emu)", item);
 		if (seen >> (k - keys) & 1)
 			return fail(err, errlen, "%s: given twice", k->name);
 		seen |= 1ULL << (k - keys);

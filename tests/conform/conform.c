@@ -669,6 +669,7 @@ static void usage(FILE *f)
 "                             the transport's, 60 for SCSI)\n"
 "  -h, --help                 this help\n"
 "  -V, --version              the version\n"
+CLI_EMU_HELP_USAGE
 "\n"
 "Exit status: 0 every test passed or was skipped, 1 a test failed or the\n"
 "device could not be reached, 2 bad usage or target, 3 in use (or\n"
@@ -775,6 +776,8 @@ int conform_main(int argc, char **argv)
 	nr_skips = 0;
 	cli_dev_opts_init(&copts);
 	copts.retries = dopts.ua_retries;
+	if (cli_emu_help(argc, argv))
+		return 0;
 	optind = 0;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "ds:F:lt:x:J:S:vhV", opts,
