@@ -70,6 +70,7 @@ CLI_OPT_TIMEOUT_HELP
 "  -v, --verbose      say what is being done on stderr\n"
 "  -h, --help         this help\n"
 "  -V, --version      version\n"
+CLI_EMU_HELP_USAGE
 "Exit: 0 ok, 1 device error, 2 bad usage or target, 3 in use, 4 the device\n"
 "cannot do it (no timing log page; --plot without gnuplot).\n");
 }
@@ -91,6 +92,8 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	cli_dev_opts_init(&o->dev);
+	if (cli_emu_help(argc, argv))
+		return -1;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:jvhV", long_opts, NULL)) !=

@@ -18,6 +18,7 @@
 #include "unit.h"
 #include "tool_capture.h"
 #include "cli.h"
+#include "stats.h"
 #include "trim.h"
 #include "ua.h"
 #include "write.h"
@@ -348,6 +349,7 @@ static void test_emu_help(void)
 	} tools[] = {
 		{ trim_main, "fhint-trim" }, { write_main, "fhint-write" },
 		{ probe_main, "fhint-probe" }, { ua_main, "fhint-ua" },
+		{ stats_main, "fhint-stats" },
 	};
 	static const char *const forms[] = { "--emu-help", "emu:?help",
 					     "emu:/nonexistent/x?help" };
