@@ -1225,6 +1225,14 @@ static const struct refusal refusals[] = {
 	  { 0xa3, 0x2c, 0x00, 0, 0, 0, 0, 0, 2, 0, 0, 0 }, 12, 0x24, 1, 5 },
 	{ "unknown operation code", "",
 	  { 0xc5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, 12, 0x20, -1, -1 },
+	/* groups 3 and 6-7 (SPC-5 4.2.5.1): no length known, answered at
+	 * once (tcmu-runner drops them before the handler: tcmu.md) */
+	{ "operation code FFh", "",
+	  { 0xff, 0, 0, 0, 0, 0 }, 6, 0x20, -1, -1 },
+	{ "operation code C0h", "",
+	  { 0xc0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, 12, 0x20, -1, -1 },
+	{ "operation code 60h", "",
+	  { 0x60, 0, 0, 0, 0, 0 }, 6, 0x20, -1, -1 },
 };
 
 static void test_refusals(void)
