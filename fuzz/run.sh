@@ -34,10 +34,13 @@ if [ -z "${CC:-}" ]; then
 fi
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 CFLAGS="-g -O1 -std=gnu11 -fno-omit-frame-pointer $SAN"
-CPPFLAGS="-I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib -I$srcdir/sgtools -I$srcdir"
-LIBS="-lsgutils2 -lnvme -liscsi -ljson-c -luring -lmount -lblkid -lm -lpthread"
+# FUZZ_DEP_CPPFLAGS and FUZZ_LIBS: the dependencies as configure found them
+# (make fuzz passes them); the defaults suit an in-tree build on Debian 12
+CPPFLAGS="-I$srcdir/include -I$srcdir/lib/emu -I$srcdir/lib -I$srcdir/sgtools -I$srcdir
+	${FUZZ_DEP_CPPFLAGS:--I/usr/include/blkid -I/usr/include/libmount -I/usr/include/json-c}"
+LIBS=${FUZZ_LIBS:-"-lsgutils2 -lnvme -liscsi -ljson-c -luring -lmount -lblkid -lm -lpthread"}
 # the RBD store, when configure found librbd (lib/emu/emu_store_rbd.c)
-if grep -qs '^#define HAVE_LIBRBD 1' "$srcdir/config.h"; then
+if [ -z "${FUZZ_LIBS:-}" ] && grep -qs '^#define HAVE_LIBRBD 1' "$srcdir/config.h"; then
 	LIBS="$LIBS -lrbd -lrados"
 fi
 
