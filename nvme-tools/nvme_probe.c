@@ -2,26 +2,13 @@
 /* How fhint-probe reports an NVMe namespace, see nvme_probe.h. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 
 #include "fhint/nvme_directive.h"
 #include "fhint/range_plan.h"
 #include "nvme_probe.h"
+#include "probe.h"
 
-static void row(const char *label, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void row(const char *label, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("  %-34s ", label);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 void nvme_probe_print(const struct fhint_nvme_geometry *p, int verbose)
 {
@@ -30,78 +17,78 @@ void nvme_probe_print(const struct fhint_nvme_geometry *p, int verbose)
 	unsigned int r;
 
 	printf("NVMe Identify Controller (CNS 01h)\n");
-	row("model / serial / firmware", "%s / %s / %s", p->model, p->serial,
+	probe_row("model / serial / firmware", "%s / %s / %s", p->model, p->serial,
 	    p->firmware);
-	row("version", "%u.%u.%u", n->ver >> 16, (n->ver >> 8) & 0xff,
+	probe_row("version", "%u.%u.%u", n->ver >> 16, (n->ver >> 8) & 0xff,
 	    n->ver & 0xff);
-	row("MDTS", "%u (%" PRIu64 " bytes, 0 = no limit)", n->mdts,
+	probe_row("MDTS", "%u (%" PRIu64 " bytes, 0 = no limit)", n->mdts,
 	    n->max_xfer_bytes);
-	row("ONCS", "%04xh (DSM %d, Write Zeroes %d, Verify %d, Copy %d)",
+	probe_row("ONCS", "%04xh (DSM %d, Write Zeroes %d, Verify %d, Copy %d)",
 	    n->oncs, n->dsm, n->write_zeroes, n->verify, n->copy);
-	row("OACS directives / CTRATT FDPS", "%d / %d", n->directives, n->fdp);
-	row("volatile write cache", "%d", n->volatile_wc);
+	probe_row("OACS directives / CTRATT FDPS", "%d / %d", n->directives, n->fdp);
+	probe_row("volatile write cache", "%d", n->volatile_wc);
 	printf("NVM Command Set Identify Controller (CNS 06h)\n");
 	if (p->have_ctrl_nvm) {
-		row("DMRL", "%u (ranges per DSM, 0 = 256)", n->dmrl);
-		row("DMRSL", "%u blocks (0 = no limit)", n->max_dsm_range_lbas);
-		row("DMSL", "%" PRIu64 " blocks (0 = no limit)",
+		probe_row("DMRL", "%u (ranges per DSM, 0 = 256)", n->dmrl);
+		probe_row("DMRSL", "%u blocks (0 = no limit)", n->max_dsm_range_lbas);
+		probe_row("DMSL", "%" PRIu64 " blocks (0 = no limit)",
 		    n->max_dsm_lbas);
-		row("WZSL", "%u (%" PRIu64 " bytes)", n->wzsl,
+		probe_row("WZSL", "%u (%" PRIu64 " bytes)", n->wzsl,
 		    n->max_write_zeroes_bytes);
 	} else {
-		row("status", "not returned");
+		probe_row("status", "not returned");
 	}
 	printf("NVMe Identify Namespace %u (CNS 00h)\n", p->nsid);
-	row("NSZE / NCAP / NUSE", "%" PRIu64 " / %" PRIu64 " / %" PRIu64
+	probe_row("NSZE / NCAP / NUSE", "%" PRIu64 " / %" PRIu64 " / %" PRIu64
 	    " blocks", n->nsze, n->ncap, n->nuse);
-	row("LBA format", "%u: %u bytes, metadata %u", n->lbaf_index,
+	probe_row("LBA format", "%u: %u bytes, metadata %u", n->lbaf_index,
 	    n->lba_bytes, n->md_bytes);
-	row("NSFEAT", "%02xh (THINP %d, DAE %d, OPTPERF %d)", n->nsfeat,
+	probe_row("NSFEAT", "%02xh (THINP %d, DAE %d, OPTPERF %d)", n->nsfeat,
 	    n->thin, n->dae, n->io_opt);
-	row("DLFEAT", "%02xh (read after deallocate %u, WZ DEAC %d)",
+	probe_row("DLFEAT", "%02xh (read after deallocate %u, WZ DEAC %d)",
 	    n->dlfeat, n->dealloc_read, n->wz_deac);
-	row("NOIOB", "%u blocks", n->noiob_lbas);
-	row("NPWG / NPWA", "%u / %u blocks", n->npwg_lbas, n->npwa_lbas);
-	row("NPDG / NPDA", "%u / %u blocks", n->npdg_lbas, n->npda_lbas);
-	row("NOWS", "%u blocks", n->nows_lbas);
-	row("ENDGID / NVMSETID", "%u / %u", n->endgid, n->nvmsetid);
+	probe_row("NOIOB", "%u blocks", n->noiob_lbas);
+	probe_row("NPWG / NPWA", "%u / %u blocks", n->npwg_lbas, n->npwa_lbas);
+	probe_row("NPDG / NPDA", "%u / %u blocks", n->npdg_lbas, n->npda_lbas);
+	probe_row("NOWS", "%u blocks", n->nows_lbas);
+	probe_row("ENDGID / NVMSETID", "%u / %u", n->endgid, n->nvmsetid);
 	if (p->have_ns_nvm)
-		row("NPDGL / NPDAL (CNS 05h)", "%u / %u blocks", n->npdgl_lbas,
+		probe_row("NPDGL / NPDAL (CNS 05h)", "%u / %u blocks", n->npdgl_lbas,
 		    n->npdal_lbas);
 	if (p->have_limits) {
 		printf("Discard limits (fhint_limits_from_nvme)\n");
-		row("discard granularity", "%u blocks",
+		probe_row("discard granularity", "%u blocks",
 		    p->limits.discard_granularity);
-		row("Linux would use", "%s", p->method >= 0 ?
+		probe_row("Linux would use", "%s", p->method >= 0 ?
 		    fhint_discard_method_name(p->method) : "nothing");
 	}
 	if (p->have_dirs) {
 		printf("Directives (Identify directive Return Parameters)\n");
-		row("supported / enabled", "%08x / %08x (bit 1 Streams, "
+		probe_row("supported / enabled", "%08x / %08x (bit 1 Streams, "
 		    "bit 2 Data Placement)", p->dirs_supported,
 		    p->dirs_enabled);
 	}
 	if (p->have_dirs && !p->have_streams &&
 	    (p->dirs_supported & FHINT_NVME_DIR_BIT(FHINT_NVME_DTYPE_STREAMS)))
-		row("streams", "supported, not enabled (their parameters "
+		probe_row("streams", "supported, not enabled (their parameters "
 		    "are read once enabled)");
 	if (p->have_streams) {
-		row("streams (MSL)", "%u", p->streams_msl);
-		row("streams allocated / open", "%u / %u", p->streams_nsa,
+		probe_row("streams (MSL)", "%u", p->streams_msl);
+		probe_row("streams allocated / open", "%u / %u", p->streams_nsa,
 		    p->streams_nso);
-		row("stream write size (SWS)", "%u blocks", p->streams_sws);
-		row("stream granularity (SGS)", "%u x SWS", p->streams_sgs);
+		probe_row("stream write size (SWS)", "%u blocks", p->streams_sws);
+		probe_row("stream granularity (SGS)", "%u x SWS", p->streams_sgs);
 	}
 	if (p->have_fdp_feature)
-		row("FDP (Get Features 1Dh)", "%s, configuration %u",
+		probe_row("FDP (Get Features 1Dh)", "%s, configuration %u",
 		    p->fdp_enabled ? "enabled" : "disabled", p->fdp_cidx);
 	if (p->fdp_tried) {
 		printf("FDP Configurations log (LID 20h, ENDGID %u)\n",
 		       n->endgid);
 		if (!p->have_fdp)
-			row("status", "not returned");
+			probe_row("status", "not returned");
 		else
-			row("configurations", "%u (version %u)", p->fdp_ncfg,
+			probe_row("configurations", "%u (version %u)", p->fdp_ncfg,
 			    p->fdp_version);
 		for (i = 0; i < p->fdp_ncopied; i++) {
 			const struct fhint_nvme_fdp_config *c = &p->fdp[i].cfg;

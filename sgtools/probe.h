@@ -110,6 +110,9 @@ uint64_t probe_linux_io_opt(const struct fhint_scsi_geometry *g);
 
 /* The table on stdout. */
 void probe_text(const struct probe_ctx *c);
+/* One row of the table: "  LABEL<padded to 34> VALUE\n" on stdout. */
+void probe_row(const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The --json object (a new json-c object). */
 struct json_object *probe_json(const struct probe_ctx *c);
 /* A device with the kernel's block layer only: its queue limits and the

@@ -11,10 +11,7 @@
 #include "nvme_probe.h"
 #include "probe.h"
 
-static void row(const char *label, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void row(const char *label, const char *fmt, ...)
+void probe_row(const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -42,16 +39,16 @@ static void row_blocks(const char *label, uint64_t v, uint32_t lbs)
 	char hb[32];
 
 	human_bytes(v * lbs, hb, sizeof(hb));
-	row(label, "%" PRIu64 " blocks (%s)", v, hb);
+	probe_row(label, "%" PRIu64 " blocks (%s)", v, hb);
 }
 
 /* B6h counts: FFFFFFFFh = not reported (ZBC-2 6.5.2) */
 static void row_zbdc(const char *label, uint32_t v)
 {
 	if (v == FHINT_ZBDC_NOT_REPORTED)
-		row(label, "not reported");
+		probe_row(label, "not reported");
 	else
-		row(label, "%u", v);
+		probe_row(label, "%u", v);
 }
 
 static void row_methods(uint32_t m)
@@ -79,9 +76,9 @@ static void text_inquiry(const struct probe_ctx *c)
 	int i;
 
 	printf("Standard INQUIRY\n");
-	row("vendor / product / revision", "%s / %s / %s", c->vendor,
+	probe_row("vendor / product / revision", "%s / %s / %s", c->vendor,
 	    c->product, c->revision);
-	row("peripheral device type", "%02xh", g->inq.pdt);
+	probe_row("peripheral device type", "%02xh", g->inq.pdt);
 	printf("  %-34s", "VPD pages");
 	for (i = 0; i < g->vpd.count; i++)
 		printf(" %02xh", g->vpd.pages[i]);
@@ -96,13 +93,13 @@ static void text_capacity(const struct fhint_scsi_geometry *g)
 
 	printf("READ CAPACITY (16)\n");
 	human_bytes(cap * lbs, hb, sizeof(hb));
-	row("capacity", "%" PRIu64 " blocks (%s)", cap, hb);
-	row("logical block size", "%u bytes", lbs);
-	row("physical block size", "%u bytes (LBPPBE %u)",
+	probe_row("capacity", "%" PRIu64 " blocks (%s)", cap, hb);
+	probe_row("logical block size", "%u bytes", lbs);
+	probe_row("physical block size", "%u bytes (LBPPBE %u)",
 	    probe_phys_bytes(g), g->rc16.lbppbe);
-	row("lowest aligned LBA", "%u", g->rc16.lowest_aligned_lba);
-	row("LBPME / LBPRZ", "%d / %d", g->rc16.lbpme, g->rc16.lbprz);
-	row("protection", "%s (P_TYPE %u)", g->rc16.prot_en ? "on" : "off",
+	probe_row("lowest aligned LBA", "%u", g->rc16.lowest_aligned_lba);
+	probe_row("LBPME / LBPRZ", "%d / %d", g->rc16.lbpme, g->rc16.lbprz);
+	probe_row("protection", "%s (P_TYPE %u)", g->rc16.prot_en ? "on" : "off",
 	    g->rc16.p_type);
 }
 
@@ -110,8 +107,8 @@ static void text_block_limits(const struct fhint_vpd_block_limits *b,
 			      uint32_t lbs)
 {
 	printf("Block Limits VPD (B0h)\n");
-	row("WSNZ", "%d", b->wsnz);
-	row("max compare and write length", "%u blocks",
+	probe_row("WSNZ", "%d", b->wsnz);
+	probe_row("max compare and write length", "%u blocks",
 	    b->max_compare_and_write_length);
 	row_blocks("opt transfer length granularity",
 		   b->opt_transfer_length_granularity, lbs);
@@ -119,20 +116,20 @@ static void text_block_limits(const struct fhint_vpd_block_limits *b,
 	row_blocks("opt transfer length", b->opt_transfer_length, lbs);
 	row_blocks("max prefetch length", b->max_prefetch_length, lbs);
 	row_blocks("max unmap LBA count", b->max_unmap_lba_count, lbs);
-	row("max unmap block descriptors", "%u",
+	probe_row("max unmap block descriptors", "%u",
 	    b->max_unmap_block_descriptor_count);
 	row_blocks("opt unmap granularity", b->opt_unmap_granularity, lbs);
-	row("unmap granularity alignment", "%u (UGAVALID %d)",
+	probe_row("unmap granularity alignment", "%u (UGAVALID %d)",
 	    b->unmap_granularity_alignment, b->ugavalid);
 	row_blocks("max write same length", b->max_write_same_length, lbs);
-	row("max atomic transfer length", "%u blocks",
+	probe_row("max atomic transfer length", "%u blocks",
 	    b->max_atomic_transfer_length);
-	row("atomic alignment", "%u blocks", b->atomic_alignment);
-	row("atomic transfer length granularity", "%u blocks",
+	probe_row("atomic alignment", "%u blocks", b->atomic_alignment);
+	probe_row("atomic transfer length granularity", "%u blocks",
 	    b->atomic_transfer_length_granularity);
-	row("max atomic length with boundary", "%u blocks",
+	probe_row("max atomic length with boundary", "%u blocks",
 	    b->max_atomic_transfer_length_with_atomic_boundary);
-	row("max atomic boundary size", "%u blocks",
+	probe_row("max atomic boundary size", "%u blocks",
 	    b->max_atomic_boundary_size);
 }
 
@@ -140,53 +137,53 @@ static void text_bdc(const struct fhint_vpd_bdc *b)
 {
 	printf("Block Device Characteristics VPD (B1h)\n");
 	if (b->medium_rotation_rate == FHINT_ROTATION_NON_ROTATING)
-		row("medium rotation rate", "non-rotating (1)");
+		probe_row("medium rotation rate", "non-rotating (1)");
 	else if (b->medium_rotation_rate == FHINT_ROTATION_NOT_REPORTED)
-		row("medium rotation rate", "not reported (0)");
+		probe_row("medium rotation rate", "not reported (0)");
 	else
-		row("medium rotation rate", "%u rpm", b->medium_rotation_rate);
-	row("product type", "%u", b->product_type);
-	row("nominal form factor", "%s",
+		probe_row("medium rotation rate", "%u rpm", b->medium_rotation_rate);
+	probe_row("product type", "%u", b->product_type);
+	probe_row("nominal form factor", "%s",
 	    probe_form_factor_name(b->nominal_form_factor));
-	row("zoned", "%s (%u)", probe_zoned_name(b->zoned), b->zoned);
-	row("WABEREQ / WACEREQ", "%u / %u", b->wabereq, b->wacereq);
-	row("FUAB / VBULS / MACT / RBWZ", "%d / %d / %d / %d", b->fuab,
+	probe_row("zoned", "%s (%u)", probe_zoned_name(b->zoned), b->zoned);
+	probe_row("WABEREQ / WACEREQ", "%u / %u", b->wabereq, b->wacereq);
+	probe_row("FUAB / VBULS / MACT / RBWZ", "%d / %d / %d / %d", b->fuab,
 	    b->vbuls, b->mact, b->rbwz);
 }
 
 static void text_lbp(const struct fhint_vpd_lbp *p)
 {
 	printf("Logical Block Provisioning VPD (B2h)\n");
-	row("LBPU / LBPWS / LBPWS10", "%d / %d / %d", p->lbpu, p->lbpws,
+	probe_row("LBPU / LBPWS / LBPWS10", "%d / %d / %d", p->lbpu, p->lbpws,
 	    p->lbpws10);
-	row("LBPRZ", "%u", p->lbprz);
-	row("ANC_SUP", "%d", p->anc_sup);
-	row("provisioning type", "%s (%u)",
+	probe_row("LBPRZ", "%u", p->lbprz);
+	probe_row("ANC_SUP", "%d", p->anc_sup);
+	probe_row("provisioning type", "%s (%u)",
 	    probe_prov_name(p->provisioning_type), p->provisioning_type);
-	row("threshold exponent", "%u", p->threshold_exponent);
-	row("minimum / threshold percentage", "%u / %u",
+	probe_row("threshold exponent", "%u", p->threshold_exponent);
+	probe_row("minimum / threshold percentage", "%u / %u",
 	    p->minimum_percentage, p->threshold_percentage);
 }
 
 static void text_zbdc(const struct fhint_vpd_zbdc *z)
 {
 	printf("Zoned Block Device Characteristics VPD (B6h)\n");
-	row("URSWRZ / AAORB", "%d / %d", z->urswrz, z->aaorb);
+	probe_row("URSWRZ / AAORB", "%d / %d", z->urswrz, z->aaorb);
 	row_zbdc("opt open sequential write pref.", z->opt_open_swp_zones);
 	row_zbdc("opt non-seq written seq. pref.", z->opt_nonseq_swp_zones);
 	row_zbdc("max open sequential write req.", z->max_open_swr_zones);
-	row("zone alignment method", "%u", z->zone_alignment_method);
-	row("zone starting LBA granularity", "%" PRIu64,
+	probe_row("zone alignment method", "%u", z->zone_alignment_method);
+	probe_row("zone starting LBA granularity", "%" PRIu64,
 	    z->zone_starting_lba_granularity);
 }
 
 static void text_ble(const struct fhint_vpd_ble *b, uint32_t lbs)
 {
 	printf("Block Limits Extension VPD (B7h)\n");
-	row("RSCS", "%d", b->rscs);
-	row("max streams", "%u", b->max_streams);
+	probe_row("RSCS", "%d", b->rscs);
+	probe_row("max streams", "%u", b->max_streams);
 	row_blocks("opt stream write size", b->opt_stream_write_size, lbs);
-	row("stream granularity size", "%u (opt stream write sizes)",
+	probe_row("stream granularity size", "%u (opt stream write sizes)",
 	    b->stream_granularity_size);
 }
 
@@ -199,16 +196,16 @@ static void text_streams(const struct probe_ctx *c)
 
 	printf("Streams and IO advice hints\n");
 	if (g->have_io_advice)
-		row("IO advice hints page (0Ah/05h)",
+		probe_row("IO advice hints page (0Ah/05h)",
 		    "%u descriptors with ST_ENBLE", g->io_advice_enabled);
 	else
-		row("IO advice hints page (0Ah/05h)", "not read");
-	row("permanent streams (Linux)", "%u", g->perm_streams);
+		probe_row("IO advice hints page (0Ah/05h)", "not read");
+	probe_row("permanent streams (Linux)", "%u", g->perm_streams);
 	if (!c->st.ok)
 		return;
-	row("open streams (GET STREAM STATUS)", "%u", c->st.open);
+	probe_row("open streams (GET STREAM STATUS)", "%u", c->st.open);
 	for (i = 0; c->o.verbose && i < c->st.n; i++)
-		row("  stream", "%u%s rel_lifetime %u", c->st.d[i].stream_id,
+		probe_row("  stream", "%u%s rel_lifetime %u", c->st.d[i].stream_id,
 		    c->st.d[i].perm ? " perm" : "", c->st.d[i].rel_lifetime);
 }
 
@@ -219,16 +216,16 @@ static void text_discard(const struct probe_ctx *c)
 
 	printf("Discard limits (fhint_limits_from_scsi)\n");
 	row_blocks("discard granularity", g->limits.discard_granularity, lbs);
-	row("discard alignment", "%u blocks", g->limits.discard_alignment);
+	probe_row("discard alignment", "%u blocks", g->limits.discard_alignment);
 	row_methods(g->limits.methods);
 	if (c->method >= 0) {
-		row("Linux would use", "%s (provisioning_mode %s)",
+		probe_row("Linux would use", "%s (provisioning_mode %s)",
 		    fhint_discard_method_name(c->method),
 		    probe_linux_mode_name(g, c->method));
 		row_blocks("Linux max discard",
 			   probe_linux_discard_max_blocks(g, c->method), lbs);
 	} else {
-		row("Linux would use", "nothing (provisioning_mode %s)",
+		probe_row("Linux would use", "nothing (provisioning_mode %s)",
 		    probe_linux_mode_name(g, c->method));
 	}
 }
@@ -263,23 +260,23 @@ static void text_ata(const struct probe_ata *a)
 
 	printf("ATA IDENTIFY DEVICE (ATA PASS-THROUGH(16))\n");
 	if (!a->ok) {
-		row("status", "%s", a->why);
+		probe_row("status", "%s", a->why);
 		return;
 	}
-	row("model / serial / firmware", "%s / %s / %s", id->model,
+	probe_row("model / serial / firmware", "%s / %s / %s", id->model,
 	    id->serial, id->firmware);
-	row("capacity", "%" PRIu64 " sectors", id->capacity);
-	row("logical / physical sector", "%u / %u bytes",
+	probe_row("capacity", "%" PRIu64 " sectors", id->capacity);
+	probe_row("logical / physical sector", "%u / %u bytes",
 	    id->logical_sector_size, id->physical_sector_size);
-	row("alignment (word 209)", "%u", id->alignment);
-	row("TRIM / DRAT / RZAT", "%d / %d / %d", id->trim, id->drat,
+	probe_row("alignment (word 209)", "%u", id->alignment);
+	probe_row("TRIM / DRAT / RZAT", "%d / %d / %d", id->trim, id->drat,
 	    id->rzat);
-	row("max DSM blocks (word 105)", "%u", id->dsm_max_blocks);
+	probe_row("max DSM blocks (word 105)", "%u", id->dsm_max_blocks);
 	if (id->rotation_rate == FHINT_ATA_ROTATION_NON_ROTATING)
-		row("rotation rate", "non-rotating (1)");
+		probe_row("rotation rate", "non-rotating (1)");
 	else
-		row("rotation rate", "%u rpm", id->rotation_rate);
-	row("NCQ / queue depth", "%d / %u", id->ncq, id->queue_depth);
+		probe_row("rotation rate", "%u rpm", id->rotation_rate);
+	probe_row("NCQ / queue depth", "%d / %u", id->ncq, id->queue_depth);
 	if (a->have_lim)
 		row_blocks("ATA discard granularity",
 			   a->lim.discard_granularity,
@@ -309,7 +306,7 @@ static void text_sysfs(const struct probe_sysfs *s)
 		else
 			printf("  %-34s %s\n", r->file, r->value);
 	}
-	row("disagreements", "%d", s->disagreements);
+	probe_row("disagreements", "%d", s->disagreements);
 }
 
 /* --timing: the points, then each size found or why not. */
@@ -327,9 +324,9 @@ static void text_timing(const struct probe_timing *t)
 	}
 	if (t->page_bytes) {
 		human_bytes(t->page_bytes, hb, sizeof(hb));
-		row("inferred page size", "%s", hb);
+		probe_row("inferred page size", "%s", hb);
 	} else {
-		row("inferred page size", "undetermined: %s", t->page_why);
+		probe_row("inferred page size", "undetermined: %s", t->page_why);
 	}
 	for (i = 0; i < t->nstripe; i++) {
 		human_bytes(t->stripe[i].bytes, hb, sizeof(hb));
@@ -337,9 +334,9 @@ static void text_timing(const struct probe_timing *t)
 	}
 	if (t->stripe_bytes) {
 		human_bytes(t->stripe_bytes, hb, sizeof(hb));
-		row("inferred stripe (units x page)", "%s", hb);
+		probe_row("inferred stripe (units x page)", "%s", hb);
 	} else {
-		row("inferred stripe (units x page)", "undetermined: %s",
+		probe_row("inferred stripe (units x page)", "undetermined: %s",
 		    t->stripe_why);
 	}
 }
@@ -368,20 +365,20 @@ void probe_text_block(const char *target, const struct fhint_block_limits *bl,
 	printf("Linux block layer (%s)\n", bl->regular_file ? "regular file" :
 	       bl->name[0] ? bl->name : "no sysfs entry");
 	human_bytes(bl->size, hb, sizeof(hb));
-	row("size", "%" PRIu64 " bytes (%s)", bl->size, hb);
-	row("logical / physical block size", "%u / %u bytes",
+	probe_row("size", "%" PRIu64 " bytes (%s)", bl->size, hb);
+	probe_row("logical / physical block size", "%u / %u bytes",
 	    bl->logical_block_size, bl->physical_block_size);
-	row("minimum / optimal I/O size", "%u / %u bytes",
+	probe_row("minimum / optimal I/O size", "%u / %u bytes",
 	    bl->minimum_io_size, bl->optimal_io_size);
-	row("alignment offset", "%u bytes", bl->alignment_offset);
-	row("discard granularity", "%" PRIu64 " bytes",
+	probe_row("alignment offset", "%u bytes", bl->alignment_offset);
+	probe_row("discard granularity", "%" PRIu64 " bytes",
 	    bl->discard_granularity);
-	row("discard max / max hw", "%" PRIu64 " / %" PRIu64 " bytes",
+	probe_row("discard max / max hw", "%" PRIu64 " / %" PRIu64 " bytes",
 	    bl->discard_max_bytes, bl->discard_max_hw_bytes);
-	row("discard alignment", "%u bytes", bl->discard_alignment);
-	row("max discard segments", "%u", bl->max_discard_segments);
-	row("write zeroes max", "%" PRIu64 " bytes",
+	probe_row("discard alignment", "%u bytes", bl->discard_alignment);
+	probe_row("max discard segments", "%u", bl->max_discard_segments);
+	probe_row("write zeroes max", "%" PRIu64 " bytes",
 	    bl->write_zeroes_max_bytes);
-	row("rotational", "%d", bl->rotational);
+	probe_row("rotational", "%d", bl->rotational);
 	row_methods(lim->methods);
 }
