@@ -680,40 +680,56 @@ int emu_journal_backend_open(const struct emu_journal_backend *be, void *bp,
 	return 0;
 }
 
-int emu_journal_peek(const char *path, struct emu_journal_ident *id,
-		     uint16_t *type, uint8_t *buf, size_t want, size_t *got)
+int emu_journal_peek_mem(const uint8_t *b, size_t n,
+			 struct emu_journal_ident *id, uint16_t *type,
+			 uint8_t *buf, size_t want, size_t *got)
 {
-	uint8_t h[EMU_JOURNAL_HDR_LEN], r[EMU_JOURNAL_REC_HDR];
+	const uint8_t *r = b + EMU_JOURNAL_HDR_LEN;
 	uint32_t gen, len;
-	ssize_t n;
-	int fd, ret = -EBADMSG;
+	size_t have;
 
 	*got = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	*type = 0;
-	if (pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    !emu_journal_is_header(h, sizeof(h)) ||
-	    fhint_get_le32(h + 8) != EMU_JOURNAL_VERSION)
-		goto out;
-	hdr_decode(h, id, &gen);
-	ret = 0;	/* a header; the record may be damaged (type 0) */
-	if (pread(fd, r, sizeof(r), EMU_JOURNAL_HDR_LEN) != (ssize_t)sizeof(r) ||
+	if (n < EMU_JOURNAL_HDR_LEN || !emu_journal_is_header(b, n) ||
+	    fhint_get_le32(b + 8) != EMU_JOURNAL_VERSION)
+		return -EBADMSG;
+	hdr_decode(b, id, &gen);
+	/* a header; the record may be damaged (type 0) */
+	if (n < EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR ||
 	    fhint_get_le16(r + 6) != (uint16_t)emu_crc32c(0, r, 6))
-		goto out;
+		return 0;
 	*type = fhint_get_le16(r + 4);
 	len = fhint_get_le32(r);
 	if (want > len)
 		want = len;
-	n = pread(fd, buf, want, EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR);
-	if (n < 0) {
-		ret = -errno;
-		goto out;
+	have = n - EMU_JOURNAL_HDR_LEN - EMU_JOURNAL_REC_HDR;
+	*got = want < have ? want : have;
+	memcpy(buf, r + EMU_JOURNAL_REC_HDR, *got);
+	return 0;
+}
+
+int emu_journal_peek(const char *path, struct emu_journal_ident *id,
+		     uint16_t *type, uint8_t *buf, size_t want, size_t *got)
+{
+	size_t len = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + want;
+	uint8_t *b;
+	ssize_t n;
+	int fd, ret;
+
+	*got = 0;
+	*type = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	b = malloc(len);
+	if (!b) {
+		close(fd);
+		return -ENOMEM;
 	}
-	*got = (size_t)n;
-	ret = 0;
-out:
+	n = pread(fd, b, len, 0);
+	ret = n < 0 ? -errno : emu_journal_peek_mem(b, (size_t)n, id, type,
+						     buf, want, got);
+	free(b);
 	close(fd);
 	return ret;
 }

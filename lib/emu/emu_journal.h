@@ -146,6 +146,11 @@ int emu_journal_open(const char *path, const struct emu_journal_ident *want,
  */
 int emu_journal_peek(const char *path, struct emu_journal_ident *id,
 		     uint16_t *type, uint8_t *buf, size_t want, size_t *got);
+/* As emu_journal_peek, over the first @n bytes of a journal held in
+ * memory (one kept elsewhere than in a file: emu_journal_rados.c). */
+int emu_journal_peek_mem(const uint8_t *b, size_t n,
+			 struct emu_journal_ident *id, uint16_t *type,
+			 uint8_t *buf, size_t want, size_t *got);
 
 /* Feed every record to @fn in order; find the torn tail.  The file is
  * not changed: 0, -EBADMSG (damage before the tail, or @fn refused),

@@ -309,4 +309,107 @@ int emu_journal_rados_open(rados_ioctx_t io, const char *oid,
 					errlen);
 }
 
+int emu_journal_rados_peek(rados_ioctx_t io, const char *oid,
+			   struct emu_journal_ident *id, uint16_t *type,
+			   uint8_t *buf, size_t want, size_t *got)
+{
+	size_t len = EMU_JOURNAL_HDR_LEN + EMU_JOURNAL_REC_HDR + want;
+	uint8_t *b = malloc(len);
+	int n, ret;
+
+	*got = 0;
+	*type = 0;
+	if (!b)
+		return -ENOMEM;
+	n = rados_read(io, oid, (char *)b, len, 0);
+	ret = n < 0 ? n : emu_journal_peek_mem(b, (size_t)n, id, type, buf,
+					       want, got);
+	free(b);
+	return ret;
+}
+
+/* One page of @from's omap after key @after (updated) set on @to. */
+static int copy_omap_page(rados_ioctx_t io, const char *from, const char *to,
+			  char **after, unsigned char *more)
+{
+	const char *kp[OMAP_PAGE], *vp[OMAP_PAGE];
+	size_t kl[OMAP_PAGE], vl[OMAP_PAGE], n = 0;
+	rados_read_op_t op = rados_create_read_op();
+	rados_omap_iter_t it;
+	int prval = 0, ret;
+
+	if (!op)
+		return -ENOMEM;
+	rados_read_op_omap_get_vals2(op, *after, "", OMAP_PAGE, &it, more,
+				     &prval);
+	ret = rados_read_op_operate(op, io, from, 0);
+	if (!ret)
+		ret = prval;
+	while (!ret && n < OMAP_PAGE) {
+		char *key, *val;
+
+		ret = rados_omap_get_next2(it, &key, &val, &kl[n], &vl[n]);
+		if (ret || !key)
+			break;
+		kp[n] = key;
+		vp[n++] = val;
+	}
+	if (!ret && n) {
+		rados_write_op_t w = rados_create_write_op();
+
+		free(*after);
+		*after = strndup(kp[n - 1], kl[n - 1]);
+		if (!w || !*after)
+			ret = -ENOMEM;
+		if (!ret) {
+			rados_write_op_assert_exists(w);
+			rados_write_op_omap_set2(w, kp, vp, kl, vl, n);
+			ret = rados_write_op_operate2(w, io, to, NULL, 0);
+		}
+		if (w)
+			rados_release_write_op(w);
+	}
+	if (!n)
+		*more = 0;
+	rados_omap_get_end(it);
+	rados_release_read_op(op);
+	return ret;
+}
+
+int emu_journal_rados_rename(rados_ioctx_t io, const char *from,
+			     const char *to)
+{
+	struct jrados src = { .io = io, .oid = (char *)from };
+	unsigned char more = 1;
+	char *after = strdup("");
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+	uint64_t len = 0;
+	rados_write_op_t w;
+	int ret = after ? load_data(&src, &buf, &cap, &len) : -ENOMEM;
+
+	if (ret)
+		goto out;
+	w = rados_create_write_op();
+	if (!w) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	rados_write_op_create(w, LIBRADOS_CREATE_EXCLUSIVE, NULL);
+	rados_write_op_write_full(w, (const char *)buf, (size_t)len);
+	ret = rados_write_op_operate2(w, io, to, NULL, 0);
+	rados_release_write_op(w);
+	if (ret)
+		goto out;
+	while (!ret && more)
+		ret = copy_omap_page(io, from, to, &after, &more);
+	ret = ret ? ret : rados_remove(io, from);
+	if (ret)
+		rados_remove(io, to);
+out:
+	free(after);
+	free(buf);
+	return ret;
+}
+
 #endif /* HAVE_LIBRBD */

@@ -31,5 +31,13 @@ int emu_journal_rados_open(rados_ioctx_t io, const char *oid,
 			   const struct emu_journal_ident *want, bool rdonly,
 			   uint8_t *found_uuid, struct emu_journal **out,
 			   char *err, size_t errlen);
+/* emu_journal_peek (emu_journal.h) on object @oid. */
+int emu_journal_rados_peek(rados_ioctx_t io, const char *oid,
+			   struct emu_journal_ident *id, uint16_t *type,
+			   uint8_t *buf, size_t want, size_t *got);
+/* Copy object @from (data and omap, keys as they are, damaged or not) to
+ * the new object @to, then remove @from; a failed copy is removed. */
+int emu_journal_rados_rename(rados_ioctx_t io, const char *from,
+			     const char *to);
 
 #endif

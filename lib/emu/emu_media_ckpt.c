@@ -371,6 +371,16 @@ void media_ident_of(struct emu_media *m, const struct emu_config *cfg)
 
 /* ---- the stored configuration ---- */
 
+/* The cluster options of an rbd: PATH (conf=, id=, keyring=). */
+static void store_opts(const struct emu_config *cfg, struct emu_store_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->conf = cfg->rbd_conf[0] ? cfg->rbd_conf : NULL;
+	o->id = cfg->rbd_id[0] ? cfg->rbd_id : NULL;
+	o->keyring = cfg->rbd_keyring[0] ? cfg->rbd_keyring : NULL;
+	o->timeout_s = cfg->rbd_timeout;
+}
+
 /* A version 1 checkpoint stored no configuration: the header's identity
  * (the geometry) over the defaults. */
 static void config_of_ident(const struct emu_journal_ident *id,
@@ -406,11 +416,21 @@ int emu_media_stored_config(const struct emu_config *cfg,
 	char text[CKPT_CFG_MAX + 1], why[256];
 	struct emu_journal_ident id;
 	uint16_t type;
+	struct emu_store_opts o;
+	struct emu_store *s;
 	uint32_t clen;
 	size_t got;
+	int ret;
 
 	media_meta_path(cfg, where, wlen);
-	if (emu_journal_peek(where, &id, &type, b, sizeof(b), &got))
+	/* (an rbd: PATH connects here: no cluster is the open's error) */
+	store_opts(cfg, &o);
+	ret = emu_store_new(cfg->path, &o, 0, &s, err, errlen);
+	if (ret)
+		return ret;
+	ret = emu_store_meta_peek(s, where, &id, &type, b, sizeof(b), &got);
+	emu_store_close(s);
+	if (ret)
 		return 0;	/* none, or the open will say what is wrong */
 	clen = got >= CKPT_HDR + 4 ? fhint_get_le32(b + CKPT_HDR) : 0;
 	/* an older checkpoint, or a damaged one: the header's geometry */
@@ -739,17 +759,19 @@ static int damaged_hint(struct emu_media *m, int ret, char *err,
 }
 
 /* META.damaged, or META.damaged.N when that exists: never overwritten. */
-static int aside_name(const char *meta, char *buf, size_t len)
+static int aside_name(struct emu_store *s, const char *meta, char *buf,
+		      size_t len)
 {
-	struct stat st;
+	int ret;
 
 	for (int n = 0; n < 1000; n++) {
 		if (n)
 			snprintf(buf, len, "%s%s.%d", meta, DAMAGED_SUFFIX, n);
 		else
 			snprintf(buf, len, "%s%s", meta, DAMAGED_SUFFIX);
-		if (lstat(buf, &st) < 0 && errno == ENOENT)
-			return 0;
+		ret = emu_store_meta_exists(s, buf);
+		if (ret <= 0)
+			return ret;
 	}
 	return -EEXIST;
 }
@@ -782,11 +804,13 @@ static int recover_journal(struct emu_media *m, const uint8_t *uuid,
 				  "give the LUN's size", path,
 				  (unsigned long long)len,
 				  (unsigned long long)cap);
-	if (aside_name(m->meta, aside, sizeof(aside)) ||
-	    rename(m->meta, aside) < 0)
+	ret = aside_name(m->store, m->meta, aside, sizeof(aside));
+	if (!ret)
+		ret = emu_store_meta_rename(m->store, m->meta, aside);
+	if (ret)
 		return emu_seterr(err, errlen, -EEXIST, "recover: cannot keep "
 				  "metadata %s aside as %s: %s", m->meta, aside,
-				  strerror(errno));
+				  strerror(-ret));
 	emu_journal_release(m->jr);
 	m->jr = NULL;
 	m->replay_ckpt = false;
@@ -799,7 +823,7 @@ static int recover_journal(struct emu_media *m, const uint8_t *uuid,
 		ret = create_journal(m, true, uuid, err, errlen);
 	if (ret) {
 		/* the damaged journal goes back where it was */
-		if (rename(aside, m->meta) < 0)
+		if (emu_store_meta_rename(m->store, aside, m->meta))
 			fhint_msg(FHINT_LOG_ERR, "recover: metadata %s is kept "
 				  "as %s", m->meta, aside);
 		return ret;
@@ -888,16 +912,6 @@ void media_meta_path(const struct emu_config *cfg, char *buf, size_t len)
 		snprintf(buf, len, "%s", cfg->meta_path);
 	else
 		snprintf(buf, len, "%s%s", cfg->path, META_SUFFIX);
-}
-
-/* The cluster options of an rbd: PATH (conf=, id=, keyring=). */
-static void store_opts(const struct emu_config *cfg, struct emu_store_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->conf = cfg->rbd_conf[0] ? cfg->rbd_conf : NULL;
-	o->id = cfg->rbd_id[0] ? cfg->rbd_id : NULL;
-	o->keyring = cfg->rbd_keyring[0] ? cfg->rbd_keyring : NULL;
-	o->timeout_s = cfg->rbd_timeout;
 }
 
 int media_open_journal(struct emu_media *m, char *err, size_t errlen)

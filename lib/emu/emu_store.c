@@ -272,6 +272,27 @@ int emu_store_meta_exists(struct emu_store *s, const char *name)
 	return s->ops->meta_exists ? s->ops->meta_exists(s, name) : 0;
 }
 
+int emu_store_meta_peek(struct emu_store *s, const char *name,
+			struct emu_journal_ident *id, uint16_t *type,
+			uint8_t *buf, size_t want, size_t *got)
+{
+	*got = 0;
+	*type = 0;
+	if (!s->ops->meta_peek)
+		return -ENOENT;
+	return s->ops->meta_peek(s, name, id, type, buf, want, got);
+}
+
+int emu_store_meta_rename(struct emu_store *s, const char *from,
+			  const char *to)
+{
+	if (!s->ops->meta_rename)
+		return -ENOTSUP;
+	if (s->rdonly)
+		return -EROFS;
+	return s->ops->meta_rename(s, from, to);
+}
+
 int emu_store_meta_create(struct emu_store *s, const char *name,
 			  const struct emu_journal_ident *id, uint16_t type,
 			  const uint8_t *ckpt, size_t len,

@@ -100,6 +100,19 @@ int emu_store_meta_open(struct emu_store *s, const char *name,
 			uint8_t *found_uuid, struct emu_journal **out,
 			char *err, size_t errlen);
 
+/* emu_journal_peek (emu_journal.h) on metadata @name: the identity and
+ * the start of the checkpoint, read before the device is opened (the
+ * configuration stored with it).  -ENOENT: none. */
+int emu_store_meta_peek(struct emu_store *s, const char *name,
+			struct emu_journal_ident *id, uint16_t *type,
+			uint8_t *buf, size_t want, size_t *got);
+/* Give metadata @from the name @to, which must not exist (a damaged
+ * journal kept aside by recover=1): rename(2); in RADOS a copy of the
+ * object's data and omap, then the original removed (a crash between
+ * leaves both).  0 or a negative errno. */
+int emu_store_meta_rename(struct emu_store *s, const char *from,
+			  const char *to);
+
 /* Whole transfers or a negative errno (-EIO, -ENOSPC, ...). */
 int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len);
 int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,

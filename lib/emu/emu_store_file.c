@@ -431,6 +431,21 @@ static int fs_meta_open(struct emu_store *s, const char *name,
 				errlen);
 }
 
+static int fs_meta_peek(struct emu_store *s, const char *name,
+			struct emu_journal_ident *id, uint16_t *type,
+			uint8_t *buf, size_t want, size_t *got)
+{
+	(void)s;
+	return emu_journal_peek(name, id, type, buf, want, got);
+}
+
+static int fs_meta_rename(struct emu_store *s, const char *from,
+			  const char *to)
+{
+	(void)s;
+	return rename(from, to) < 0 ? -errno : 0;
+}
+
 static const struct emu_store_ops file_ops = {
 	.kind = "file",
 	.open = fs_open,
@@ -449,6 +464,8 @@ static const struct emu_store_ops file_ops = {
 	.meta_exists = fs_meta_exists,
 	.meta_create = fs_meta_create,
 	.meta_open = fs_meta_open,
+	.meta_peek = fs_meta_peek,
+	.meta_rename = fs_meta_rename,
 	.close = fs_close,
 };
 

@@ -56,6 +56,11 @@ struct emu_store_ops {
 			 const struct emu_journal_ident *want, bool rdonly,
 			 uint8_t *found_uuid, struct emu_journal **out,
 			 char *err, size_t errlen);
+	int (*meta_peek)(struct emu_store *s, const char *name,
+			 struct emu_journal_ident *id, uint16_t *type,
+			 uint8_t *buf, size_t want, size_t *got);
+	int (*meta_rename)(struct emu_store *s, const char *from,
+			   const char *to);
 	/* Free everything; @remove: also what this open created. */
 	void (*close)(struct emu_store *s, bool remove);
 };

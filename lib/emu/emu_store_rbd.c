@@ -537,12 +537,12 @@ static int first_extent(uint64_t off, size_t len, int exists, void *arg)
 {
 	struct extent_walk *w = arg;
 
-	if (!exists)
+	if (!exists || w->first)
 		return 0;
 	w->off = off;
 	w->len = len;
 	w->first = true;
-	return 1;	/* stops the walk */
+	return -ECANCELED;	/* stops the walk (librbd ignores > 0) */
 }
 
 static uint64_t rs_allocated(const struct emu_store *s)
@@ -644,6 +644,25 @@ static int rs_meta_open(struct emu_store *s, const char *name,
 				      found_uuid, out, err, errlen);
 }
 
+static int rs_meta_peek(struct emu_store *s, const char *name,
+			struct emu_journal_ident *id, uint16_t *type,
+			uint8_t *buf, size_t want, size_t *got)
+{
+	struct rbd_store *r = rs_of(s);
+
+	return emu_journal_rados_peek(r->io, meta_oid(r, name), id, type, buf,
+				      want, got);
+}
+
+static int rs_meta_rename(struct emu_store *s, const char *from,
+			  const char *to)
+{
+	struct rbd_store *r = rs_of(s);
+
+	return emu_journal_rados_rename(r->io, meta_oid(r, from),
+					meta_oid(r, to));
+}
+
 static const struct emu_store_ops rbd_ops = {
 	.kind = "rbd",
 	.open = rs_open,
@@ -662,6 +681,8 @@ static const struct emu_store_ops rbd_ops = {
 	.meta_exists = rs_meta_exists,
 	.meta_create = rs_meta_create,
 	.meta_open = rs_meta_open,
+	.meta_peek = rs_meta_peek,
+	.meta_rename = rs_meta_rename,
 	.close = rs_close,
 };
 

@@ -140,7 +140,46 @@ bad_input() {
 	rm -rf "$d"
 }
 
+# A reopen by PATH alone takes the configuration stored in the
+# checkpoint in RADOS; a key given against it is refused naming the
+# stored value.
+reopen_stored() {
+	local w=$FHINT_B/sgtools/fhint-write p=$FHINT_B/sgtools/fhint-probe
+	local t="emu:rbd:$FHINT_POOL/reopen" j
+	"$w" --pattern lba "$t?size=48M&create=1&profile=flash&lbs=4096&page=8192" 0+4M
+	j=$("$p" --json "$t")
+	python3 -c '
+import json, sys
+d = json.load(sys.stdin)["read_capacity_16"]
+got = (d["capacity_bytes"], d["logical_block_size"])
+print("reopened by PATH alone: %d bytes, %d-byte blocks" % got)
+sys.exit(got != (48 << 20, 4096))' <<<"$j"
+	"$w" --verify-only --pattern lba "$t" 0+4M
+	expect_line "conflicting key" \
+		"the LUN was made with profile=flash (stored in rbd:$FHINT_POOL/reopen.fhint-meta)" \
+		"$p" "$t?profile=thin"
+}
+
+# recover=1 after a damaged journal in RADOS (a record key out of
+# sequence: a record missing): refused without it, with a hint; with it
+# the journal object is kept aside and the map rebuilt from the image's
+# allocated extents, so every block written reads back.
+recover_damaged() {
+	local w=$FHINT_B/sgtools/fhint-write t="emu:rbd:$FHINT_POOL/recover"
+	local oid=recover.fhint-meta
+	"$w" --pattern lba "$t?size=32M&create=1&profile=flash" 0+8M
+	rados -p "$FHINT_POOL" setomapval "$oid" 0000000000000007 damaged
+	expect_line "damaged journal" "recover=1 keeps it as" \
+		"$w" --verify-only --pattern lba "$t" 0+8M
+	"$w" --pattern lba "$t?recover=1" 8M+1M
+	rados -p "$FHINT_POOL" stat "$oid.damaged"
+	rados -p "$FHINT_POOL" listomapkeys "$oid.damaged" | grep -qx 0000000000000007
+	"$w" --verify-only --pattern lba "$t" 0+9M
+}
+
 step "cluster: rbd import/export round trip" cluster_rw
+step "rbd: a reopen by PATH takes the stored configuration" reopen_stored
+step "rbd: recover=1 after a damaged journal in RADOS" recover_damaged
 step "rbd: fhint-conform gives the file store's results" conform_same
 step "rbd: kill -9 cycles of a writer lose nothing" crash_cycles
 step "rbd: one owner; failover between two processes" failover
