@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include "tcmu-runner.h"
 #include "libtcmu.h"
@@ -156,6 +157,43 @@ static bool cfg_key_is(const char *config, const char *key, const char *val)
 		p = strchr(p, '&');
 	}
 	return is;
+}
+
+/*
+ * An RBD LUN whose owner died (tcmu-runner killed) stays locked until the
+ * dead client's watch on the image expires (osd_client_watch_timeout, 30 s
+ * by default; spec-notes/ceph.md, "Failover"): the open of a restarted
+ * tcmu-runner is refused with -EBUSY until then, and is tried again every
+ * half second for this long before the LUN is given up.
+ */
+#define FHINT_TCMU_LOCK_WAIT_MS	60000
+#define FHINT_TCMU_LOCK_STEP_MS	500
+
+static bool cfg_is_rbd(const char *config)
+{
+	return !strncmp(config, "rbd:", 4) || cfg_has_key(config, "rbd");
+}
+
+/* fhint_emu_open, waiting for the lock of a dead owner of an RBD LUN. */
+static int open_emu(struct tcmu_device *dev, const char *config,
+		    struct fhint_emu **emu, char *err, size_t errlen)
+{
+	const struct timespec step = {
+		.tv_sec = FHINT_TCMU_LOCK_STEP_MS / 1000,
+		.tv_nsec = FHINT_TCMU_LOCK_STEP_MS % 1000 * 1000000L,
+	};
+	int ret = fhint_emu_open(config, emu, err, errlen);
+
+	if (ret != -EBUSY || !cfg_is_rbd(config))
+		return ret;
+	tcmu_dev_info(dev, "fhint: %s; waiting up to %d s for the owner's "
+		      "watch to expire\n", err, FHINT_TCMU_LOCK_WAIT_MS / 1000);
+	for (int waited = 0; ret == -EBUSY && waited < FHINT_TCMU_LOCK_WAIT_MS;
+	     waited += FHINT_TCMU_LOCK_STEP_MS) {
+		nanosleep(&step, NULL);
+		ret = fhint_emu_open(config, emu, err, errlen);
+	}
+	return ret;
 }
 
 #define FHINT_TCMU_NVME_REFUSED \
@@ -324,7 +362,7 @@ static int fhint_tcmu_open(struct tcmu_device *dev, bool reopen)
 		ret = -EINVAL;
 		goto fail;
 	}
-	ret = fhint_emu_open(fd->config, &fd->emu, err, sizeof(err));
+	ret = open_emu(dev, fd->config, &fd->emu, err, sizeof(err));
 	if (ret) {
 		tcmu_dev_err(dev, "fhint: cannot open '%s': %s (%s)\n",
 			     fd->config, err, strerror(-ret));

@@ -19,12 +19,15 @@
 # is all a client needs (its keyring, client.admin, is named there).
 # Timeouts (seconds, environment): FHINT_CEPH_HEALTH_TIMEOUT (180) for
 # HEALTH_OK, FHINT_CEPH_CMD_TIMEOUT (30) for each ceph command.
+# FHINT_CEPH_ADDR: the one IPv4 address every daemon binds (default
+# 127.0.0.1; the VM suite gives the host's own address, which a QEMU guest
+# reaches through user networking).
 # spec-notes/ceph.md.
 set -euo pipefail
 
 health_timeout=${FHINT_CEPH_HEALTH_TIMEOUT:-180}
 cmd_timeout=${FHINT_CEPH_CMD_TIMEOUT:-30}
-addr=127.0.0.1
+addr=${FHINT_CEPH_ADDR:-127.0.0.1}
 
 say() { echo "ceph-cluster: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -35,7 +38,7 @@ c() {
 		--connect-timeout "$cmd_timeout" "$@"
 }
 
-# A TCP port on 127.0.0.1 that nothing listens on, from $1 up.
+# A TCP port on $addr that nothing listens on, from $1 up.
 free_port() {
 	local p=$1
 	while [ "$p" -lt $(($1 + 200)) ]; do

@@ -106,6 +106,10 @@ qemu_args() {
 	iscsi)
 		qemu-img create -q -f qcow2 "$work/peer.qcow2" 128M
 		;;
+	rbd)
+		# user networking: the host's own address through its NAT
+		echo "-netdev user,id=net0 -device virtio-net-pci,netdev=net0"
+		;;
 	qemu)
 		# limits for fhint-probe to read back, a QMP socket for
 		# block_resize
@@ -150,6 +154,40 @@ PY
 	done
 }
 
+# The rbd suite's Ceph cluster (tests/ceph/cluster.sh) on the host, bound
+# to the host's own address: the guest reaches it through QEMU's user
+# networking (10.0.2.2 would be the host's 127.0.0.1, but the monitor hands
+# out the OSDs' addresses, which must be the same for host and guest).  The
+# guest gets a client configuration and keyring in $work/ceph and the
+# images handler_rbd serves; ceph_stop removes the cluster.
+ceph_addr() {
+	ip -4 route get 1.0.0.0 2>/dev/null | sed -n 's/.* src \([0-9.]*\).*/\1/p'
+}
+ceph_start() {
+	local a conf
+	a=${FHINT_VM_CEPH_ADDR:-$(ceph_addr)}
+	case $a in ''|127.*) echo "check-vm: rbd: no address but loopback for the cluster" >&2; return 1 ;; esac
+	ceph_dir=$(mktemp -d "${TMPDIR:-/var/tmp}/fhint-vmceph.XXXXXX")
+	FHINT_CEPH_ADDR=$a "$here/../ceph/cluster.sh" start "$ceph_dir" 1 \
+		> "$work/ceph.log" 2>&1 || { tail -20 "$work/ceph.log" >&2; return 1; }
+	conf=$ceph_dir/ceph.conf
+	mkdir -p "$work/ceph"
+	cp "$ceph_dir/keyring/client.admin.keyring" "$work/ceph/"
+	{
+		echo "[global]"
+		grep -E '^(fsid|mon_host|auth_[a-z_]*required) ' "$conf"
+		echo "admin_socket ="
+		echo "log_to_file = false"
+		echo "[client]"
+		echo "keyring = $work/ceph/client.admin.keyring"
+	} > "$work/ceph/guest.conf"
+	timeout 60 rbd --conf "$conf" create --size 128M rbd/vm-hrbd
+}
+ceph_stop() {
+	[ -n "${ceph_dir:-}" ] && "$here/../ceph/cluster.sh" stop "$ceph_dir" >> "$work/ceph.log" 2>&1
+	ceph_dir=
+}
+
 # One boot per group, FHINT_VM_JOBS at a time (default 1: two 2-vCPU TCG
 # guests on 2 host cores took 570 s where one after the other took 411 s);
 # results are printed in suite order.
@@ -158,11 +196,13 @@ run_group() {
 	ts=$(date +%s)
 	# the suites with host requests (one at a time: they share $work)
 	case ",$g," in *,qemu,*|*,bench,*) host_agent & agent=$! ;; esac
+	case ",$g," in *,rbd,*) ceph_start || echo "check-vm: rbd: no cluster for the guest (the suite skips)" >&2 ;; esac
 	# shellcheck disable=SC2046
 	"$here/run-vm.sh" "$cache" "$builddir" "$g" "$out/${g//,/+}.console" \
 		$(qemu_args "$g")
 	grc=$?
 	[ -n "$agent" ] && { kill "$agent" 2>/dev/null; wait "$agent" 2>/dev/null; }
+	ceph_stop
 	echo "$grc $(( $(date +%s) - ts ))" > "$work/${g//,/+}.status"
 }
 for s in "${suites[@]}"; do
