@@ -103,6 +103,21 @@ void fhint_log_timing_put_counts(struct fhint_log_timing_writer *w,
 	put(w, FHINT_LOG_TIMING_COUNTS, v, sizeof(v));
 }
 
+void fhint_log_timing_put_queue(struct fhint_log_timing_writer *w,
+				const struct fhint_emu_timing *t)
+{
+	uint8_t v[FHINT_LOG_TIMING_QUEUE_LEN];
+
+	fhint_put_be64(v, t->submitted);
+	fhint_put_be64(v + 8, t->depth_sum);
+	fhint_put_be64(v + 16, t->reaped);
+	fhint_put_be64(v + 24, t->late_sum_ns);
+	fhint_put_be64(v + 32, t->late_max_ns);
+	fhint_put_be32(v + 40, t->depth_max);
+	fhint_put_be32(v + 44, 0);	/* reserved */
+	put(w, FHINT_LOG_TIMING_QUEUE, v, sizeof(v));
+}
+
 void fhint_log_timing_put_hist(struct fhint_log_timing_writer *w,
 			       unsigned int id,
 			       const struct fhint_emu_hist *h)
@@ -233,6 +248,19 @@ static void decode_counts(const uint8_t *v, struct fhint_log_timing *t)
 	m->wbuf_held = fhint_get_be32(v + 148);
 }
 
+static void decode_queue(const uint8_t *v, struct fhint_log_timing *t)
+{
+	struct fhint_emu_timing *m = &t->t;
+
+	t->has_queue = true;
+	m->submitted = fhint_get_be64(v);
+	m->depth_sum = fhint_get_be64(v + 8);
+	m->reaped = fhint_get_be64(v + 16);
+	m->late_sum_ns = fhint_get_be64(v + 24);
+	m->late_max_ns = fhint_get_be64(v + 32);
+	m->depth_max = fhint_get_be32(v + 40);
+}
+
 static int decode_hist(const struct fhint_log_param *p,
 		       struct fhint_log_timing *t)
 {
@@ -297,6 +325,8 @@ static unsigned int fixed_len(uint16_t code)
 		return FHINT_LOG_TIMING_MODEL_LEN;
 	if (code == FHINT_LOG_TIMING_COUNTS)
 		return FHINT_LOG_TIMING_COUNTS_LEN;
+	if (code == FHINT_LOG_TIMING_QUEUE)
+		return FHINT_LOG_TIMING_QUEUE_LEN;
 	if (code >= FHINT_LOG_TIMING_SAMPLE)
 		return FHINT_LOG_TIMING_SAMPLE_LEN;
 	return 0;
@@ -332,6 +362,8 @@ int fhint_log_timing_decode(const uint8_t *buf, size_t len,
 			decode_model(p.value, t);
 		} else if (p.code == FHINT_LOG_TIMING_COUNTS) {
 			decode_counts(p.value, t);
+		} else if (p.code == FHINT_LOG_TIMING_QUEUE) {
+			decode_queue(p.value, t);
 		} else if (p.code >= FHINT_LOG_TIMING_SAMPLE) {
 			decode_sample(p.value, t);
 		} else if (p.code >= FHINT_LOG_TIMING_HIST) {

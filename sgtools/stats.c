@@ -325,6 +325,14 @@ static void print_text(const struct stats_opts *o,
 		       0.0, u / 1e9);
 		printf("  free erase blocks  %u\n", m->free_blocks);
 	}
+	if (t->has_queue && m->submitted)
+		printf("  queue              %" PRIu64 " submitted, in flight "
+		       "mean %.2f, max %u; reaped %" PRIu64 ", late mean %.1f "
+		       "us, max %.1f us\n", m->submitted,
+		       (double)m->depth_sum / (double)m->submitted,
+		       m->depth_max, m->reaped,
+		       m->reaped ? m->late_sum_ns / 1e3 / (double)m->reaped :
+		       0.0, m->late_max_ns / 1e3);
 	printf("  latency (us)       %-16s %10s %9s %9s %9s %9s\n", "",
 	       "count", "mean", "p50", "p99", "max");
 	for (i = 0; i < FHINT_LOG_TIMING_HISTS; i++) {
@@ -458,6 +466,16 @@ static struct json_object *json_all(const struct stats_opts *o,
 		jadd(x, "free_blocks", ju64(m->free_blocks));
 		jadd(x, "buffer_held", ju64(m->wbuf_held));
 		jadd(root, "nand", x);
+	}
+	if (t->has_queue) {
+		x = json_object_new_object();
+		jadd(x, "submitted", ju64(m->submitted));
+		jadd(x, "depth_sum", ju64(m->depth_sum));
+		jadd(x, "depth_max", ju64(m->depth_max));
+		jadd(x, "reaped", ju64(m->reaped));
+		jadd(x, "late_sum_ns", ju64(m->late_sum_ns));
+		jadd(x, "late_max_ns", ju64(m->late_max_ns));
+		jadd(root, "queue", x);
 	}
 	a = json_object_new_array();
 	for (i = 0; i < FHINT_LOG_TIMING_HISTS; i++)

@@ -330,6 +330,60 @@ static void test_virtual_reap_order(void)
 }
 
 /*
+ * The queue's counters: three writes submitted back to back are in flight
+ * 1, 2 and 3 deep when each arrives (sum 6, largest 3); reaped on the
+ * virtual clock, each at its completion (not late), but one reaped after
+ * the clock was moved 1000 ns past it is 1000 ns late.  A reset zeroes
+ * them.
+ */
+static void test_queue_counters(void)
+{
+	struct fhint_emu *e = topen("?size=16M&wbuf=0&" ONE_UNIT);
+	static uint8_t buf[4096];
+	struct fhint_emu_cmd w[3];
+	struct fhint_emu_timing t;
+	uint8_t cdb[3][16];
+	void *tag;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		memset(&w[i], 0, sizeof(w[i]));
+		rw16(cdb[i], true, (uint64_t)i, 1, 0);
+		w[i].cdb = cdb[i];
+		w[i].cdb_len = 16;
+		w[i].dout = buf;
+		w[i].dout_len = sizeof(buf);
+		CU_ASSERT_EQUAL(fhint_emu_submit(e, &w[i], &w[i]), 0);
+	}
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(fhint_emu_reap(e, &tag, 1, -1), 1);
+	CU_ASSERT_EQUAL(fhint_emu_timing_get(e, &t), 0);
+	CU_ASSERT_EQUAL(t.submitted, 3);
+	CU_ASSERT_EQUAL(t.depth_sum, 1 + 2 + 3);
+	CU_ASSERT_EQUAL(t.depth_max, 3);
+	CU_ASSERT_EQUAL(t.reaped, 3);
+	CU_ASSERT_EQUAL(t.late_sum_ns, 0);
+	CU_ASSERT_EQUAL(t.late_max_ns, 0);
+	/* one more, reaped 1000 ns after its completion */
+	rw16(cdb[0], true, 7, 1, 0);
+	CU_ASSERT_EQUAL(fhint_emu_submit(e, &w[0], &w[0]), 0);
+	CU_ASSERT_EQUAL(fhint_emu_clock_wait(e, w[0].complete_ns + 1000), 0);
+	CU_ASSERT_EQUAL(fhint_emu_reap(e, &tag, 1, -1), 1);
+	CU_ASSERT_EQUAL(fhint_emu_timing_get(e, &t), 0);
+	CU_ASSERT_EQUAL(t.submitted, 4);
+	CU_ASSERT_EQUAL(t.depth_sum, 7);
+	CU_ASSERT_EQUAL(t.depth_max, 3);
+	CU_ASSERT_EQUAL(t.reaped, 4);
+	CU_ASSERT_EQUAL(t.late_sum_ns, 1000);
+	CU_ASSERT_EQUAL(t.late_max_ns, 1000);
+	fhint_emu_reset_stats(e);
+	CU_ASSERT_EQUAL(fhint_emu_timing_get(e, &t), 0);
+	CU_ASSERT_TRUE(!t.submitted && !t.depth_sum && !t.depth_max &&
+		       !t.reaped && !t.late_sum_ns && !t.late_max_ns);
+	fhint_emu_close(e);
+}
+
+/*
  * The DRAM buffer: two slots on one unit.  Two writes complete once in
  * the buffer; the third waits for the first program to end; a flush waits
  * for the last.
@@ -819,6 +873,8 @@ static CU_TestInfo tests[] = {
 	{ "queue depth against parallel units", test_queue_depth_units },
 	{ "virtual clock: earliest completion first, waits",
 	  test_virtual_reap_order },
+	{ "queue counters: depth at arrival, reaped, lateness",
+	  test_queue_counters },
 	{ "write buffer through the device", test_write_buffer },
 	{ "GC interference: host waits behind the round",
 	  test_gc_interference },

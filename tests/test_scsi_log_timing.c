@@ -83,6 +83,64 @@ static void test_decode_by_hand(void)
 	CU_ASSERT_EQUAL(t.nsamples, 1);
 }
 
+/*
+ * The queue parameter (0003h, 48 bytes) by hand: 9 commands submitted,
+ * depth summed 45, reaped 8, 1.5 ms late in all, at most 0.6 ms, deepest
+ * 9.  Decoded, and the encoder writes the same bytes.
+ */
+static const uint8_t queue_page[] = {
+	0x31, 0x00, 0x00, 4 + 48,
+	0x00, 0x03, 0x03, 48,
+	0, 0, 0, 0, 0, 0, 0, 9,
+	0, 0, 0, 0, 0, 0, 0, 45,
+	0, 0, 0, 0, 0, 0, 0, 8,
+	0, 0, 0, 0, 0x00, 0x16, 0xe3, 0x60,
+	0, 0, 0, 0, 0x00, 0x09, 0x27, 0xc0,
+	0, 0, 0, 9,
+	0, 0, 0, 0,
+};
+
+static void test_queue_by_hand(void)
+{
+	struct fhint_log_timing_writer w;
+	struct fhint_log_timing t;
+	struct fhint_emu_timing m;
+	uint8_t buf[sizeof(queue_page)];
+	uint32_t next;
+
+	fhint_log_timing_init(&t, NULL, 0);
+	CU_ASSERT_EQUAL(fhint_log_timing_decode(queue_page, sizeof(queue_page),
+						&t, &next), 1);
+	CU_ASSERT_EQUAL(next, 4);
+	CU_ASSERT_TRUE(t.has_queue && !t.has_counts);
+	CU_ASSERT_EQUAL(t.t.submitted, 9);
+	CU_ASSERT_EQUAL(t.t.depth_sum, 45);
+	CU_ASSERT_EQUAL(t.t.reaped, 8);
+	CU_ASSERT_EQUAL(t.t.late_sum_ns, 1500000);
+	CU_ASSERT_EQUAL(t.t.late_max_ns, 600000);
+	CU_ASSERT_EQUAL(t.t.depth_max, 9);
+
+	memset(&m, 0, sizeof(m));
+	m.submitted = 9;
+	m.depth_sum = 45;
+	m.reaped = 8;
+	m.late_sum_ns = 1500000;
+	m.late_max_ns = 600000;
+	m.depth_max = 9;
+	CU_ASSERT_EQUAL(fhint_log_timing_begin(&w, buf, sizeof(buf), 0), 0);
+	fhint_log_timing_put_queue(&w, &m);
+	CU_ASSERT_EQUAL(fhint_log_timing_end(&w), sizeof(queue_page));
+	CU_ASSERT_EQUAL(buf[0], 0x80 | 0x31);	/* DS, set by the device */
+	buf[0] = 0x31;
+	FHINT_ASSERT_BYTES(buf, queue_page, sizeof(queue_page));
+	/* of another length: refused */
+	memcpy(buf, queue_page, sizeof(buf));
+	buf[7] = 40;
+	buf[3] = 4 + 40;
+	CU_ASSERT_EQUAL(fhint_log_timing_decode(buf, 4 + 4 + 40, &t, &next),
+			-EBADMSG);
+}
+
 static void test_decode_refuses(void)
 {
 	struct fhint_log_timing t;
@@ -254,6 +312,11 @@ static void test_emu_page(void)
 	CU_ASSERT_EQUAL(t->t.commands[FHINT_EMU_OP_WRITE], 1000);
 	CU_ASSERT_EQUAL(t->t.nand_ops[FHINT_EMU_NAND_HOST_PROG],
 			tm.nand_ops[FHINT_EMU_NAND_HOST_PROG]);
+	CU_ASSERT_TRUE(t->has_queue);
+	CU_ASSERT_EQUAL(t->t.submitted, tm.submitted);
+	CU_ASSERT_EQUAL(t->t.depth_sum, tm.depth_sum);
+	CU_ASSERT_EQUAL(t->t.depth_max, tm.depth_max);
+	CU_ASSERT_EQUAL(t->t.reaped, tm.reaped);
 	CU_ASSERT_TRUE(t->clock_virtual);
 	CU_ASSERT_EQUAL(t->interval_ns, 1000000);
 	CU_ASSERT_EQUAL(fhint_emu_timing_hist(e, FHINT_EMU_OP_WRITE, -1, &h), 0);
@@ -324,6 +387,8 @@ static CU_TestInfo tests[] = {
 	{ "page 31h by hand: decoded", test_decode_by_hand },
 	{ "page 31h: short, wrong length, bad bucket refused",
 	  test_decode_refuses },
+	{ "page 31h: the queue parameter by hand, both ways",
+	  test_queue_by_hand },
 	{ "page 31h: encoder bytes equal the hand-built page, pointer, room",
 	  test_encode_by_hand },
 	{ "page 31h from the emulated LUN equals fhint_emu_timing_*",

@@ -92,6 +92,15 @@ struct fhint_emu_timing {
 	uint64_t rmw_reads;		/* NAND reads for partial pages */
 	uint32_t free_blocks;		/* now */
 	uint32_t wbuf_held;		/* pages in the buffer now */
+	/* the queue (fhint_emu_submit / fhint_emu_reap): commands
+	 * submitted, the number in flight after each submission summed and
+	 * its largest (the mean depth the device saw is their quotient);
+	 * commands reaped, and on the real clock by how much the reaper
+	 * handed them back after their modeled completion */
+	uint64_t submitted, depth_sum;
+	uint64_t reaped, late_sum_ns, late_max_ns;
+	uint32_t depth_max;
+	uint32_t pad;
 };
 
 int fhint_emu_timing_get(struct fhint_emu *emu, struct fhint_emu_timing *t);

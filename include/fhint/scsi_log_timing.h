@@ -11,6 +11,8 @@
  *   0001h  model: geometry and times
  *   0002h  counts: commands, NAND operations and unit time by kind, GC
  *          rounds, buffer waits, read-modify-write reads, free blocks
+ *   0003h  queue: commands submitted, their depth (sum, largest), reaped,
+ *          how late on the host clock (sum, largest)
  *   1000h + 20h x H + C   latency histogram H (0..3: read, write, trim,
  *          other; 4 + G: writes with GROUP NUMBER G), chunk C: 0 the
  *          totals, 1.. the non-zero buckets, 31 (index, count) pairs each
@@ -40,6 +42,7 @@ FHINT_BEGIN_DECLS
 #define FHINT_LOG_TIMING_CLOCK		0x0000
 #define FHINT_LOG_TIMING_MODEL		0x0001
 #define FHINT_LOG_TIMING_COUNTS		0x0002
+#define FHINT_LOG_TIMING_QUEUE		0x0003
 #define FHINT_LOG_TIMING_HIST		0x1000	/* + 20h x H + chunk */
 #define FHINT_LOG_TIMING_HIST_STRIDE	0x20
 #define FHINT_LOG_TIMING_SAMPLE		0x8000	/* + sample */
@@ -48,6 +51,7 @@ FHINT_BEGIN_DECLS
 #define FHINT_LOG_TIMING_CLOCK_LEN	20
 #define FHINT_LOG_TIMING_MODEL_LEN	88
 #define FHINT_LOG_TIMING_COUNTS_LEN	152
+#define FHINT_LOG_TIMING_QUEUE_LEN	48
 #define FHINT_LOG_TIMING_HIST_TOTALS_LEN 32
 #define FHINT_LOG_TIMING_PAIR_LEN	8	/* bucket (2), count (6) */
 #define FHINT_LOG_TIMING_PAIRS		31	/* per chunk */
@@ -91,6 +95,9 @@ void fhint_log_timing_put_model(struct fhint_log_timing_writer *w,
 				const struct fhint_emu_timing *t);
 void fhint_log_timing_put_counts(struct fhint_log_timing_writer *w,
 				 const struct fhint_emu_timing *t);
+/* The queue's counters of @t (submitted .. late_max_ns). */
+void fhint_log_timing_put_queue(struct fhint_log_timing_writer *w,
+				const struct fhint_emu_timing *t);
 /* Histogram @id (< FHINT_LOG_TIMING_HISTS): nothing when empty. */
 void fhint_log_timing_put_hist(struct fhint_log_timing_writer *w,
 			       unsigned int id,
@@ -105,7 +112,7 @@ size_t fhint_log_timing_end(struct fhint_log_timing_writer *w);
 /* ---- decoding (the client) ---- */
 
 struct fhint_log_timing {
-	bool has_clock, has_model, has_counts;
+	bool has_clock, has_model, has_counts, has_queue;
 	bool clock_virtual;
 	uint64_t now_ns, interval_ns;
 	/* model and counts, in the fields of fhint_emu_timing (now_ns,

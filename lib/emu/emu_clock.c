@@ -40,6 +40,9 @@ struct emu_clock {
 	int tfd, efd;
 	bool waiting, interrupted;
 	uint64_t armed;			/* tfd's expiry while waiting */
+	/* the queue's counters (emu_clock_queue_get) */
+	uint64_t submitted, depth_sum, reaped, late_sum, late_max;
+	uint32_t depth_max;
 };
 
 static uint64_t mono_ns(void)
@@ -225,6 +228,10 @@ int emu_clock_push(struct emu_clock *c, uint64_t due, void *tag)
 	c->heap[i].due = due;
 	c->heap[i].seq = c->seq++;
 	c->heap[i].tag = tag;
+	c->submitted++;
+	c->depth_sum += c->n;
+	if (c->n > c->depth_max)
+		c->depth_max = c->n;
 	while (i && before(&c->heap[i], &c->heap[(i - 1) / 2])) {
 		heap_swap(c, i, (i - 1) / 2);
 		i = (i - 1) / 2;
@@ -236,14 +243,22 @@ int emu_clock_push(struct emu_clock *c, uint64_t due, void *tag)
 	return 0;
 }
 
-/* Pop the commands due by @now: how many. */
+/* Pop the commands due by @now: how many.  Each counts as reaped, as
+ * late as @now is past its completion. */
 static unsigned int pop_due(struct emu_clock *c, uint64_t now, void **tags,
 			    unsigned int max)
 {
 	unsigned int k = 0;
 
-	while (k < max && c->n && c->heap[0].due <= now)
+	while (k < max && c->n && c->heap[0].due <= now) {
+		uint64_t late = now - c->heap[0].due;
+
+		c->late_sum += late;
+		if (late > c->late_max)
+			c->late_max = late;
 		tags[k++] = heap_pop(c);
+	}
+	c->reaped += k;
 	return k;
 }
 
@@ -350,4 +365,25 @@ unsigned int emu_clock_inflight(struct emu_clock *c)
 	n = c->n;
 	pthread_mutex_unlock(&c->lock);
 	return n;
+}
+
+void emu_clock_queue_get(struct emu_clock *c, struct fhint_emu_timing *t)
+{
+	pthread_mutex_lock(&c->lock);
+	t->submitted = c->submitted;
+	t->depth_sum = c->depth_sum;
+	t->depth_max = c->depth_max;
+	t->reaped = c->reaped;
+	t->late_sum_ns = c->late_sum;
+	t->late_max_ns = c->late_max;
+	pthread_mutex_unlock(&c->lock);
+}
+
+void emu_clock_queue_reset(struct emu_clock *c)
+{
+	pthread_mutex_lock(&c->lock);
+	c->submitted = c->depth_sum = c->reaped = 0;
+	c->late_sum = c->late_max = 0;
+	c->depth_max = 0;
+	pthread_mutex_unlock(&c->lock);
 }

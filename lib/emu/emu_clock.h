@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fhint/emu_timing.h"
+
 struct emu_clock;
 
 /* 0, -ENOMEM, or the errno of timerfd/eventfd creation (real). */
@@ -37,5 +39,9 @@ int emu_clock_reap(struct emu_clock *c, void **tags, unsigned int max,
 		   int64_t timeout_ns);
 void emu_clock_interrupt(struct emu_clock *c);
 unsigned int emu_clock_inflight(struct emu_clock *c);
+/* What the queue saw since the last reset: the submitted, depth_sum,
+ * depth_max, reaped, late_sum_ns and late_max_ns of @t. */
+void emu_clock_queue_get(struct emu_clock *c, struct fhint_emu_timing *t);
+void emu_clock_queue_reset(struct emu_clock *c);
 
 #endif

@@ -205,8 +205,7 @@ static int timing_page(struct emu_req *req, const struct fhint_log_sense_cdb *ls
 	buf = malloc(FHINT_LOG_TIMING_PAGE_MAX);
 	if (!buf)
 		return emu_internal_error(req);
-	len = emu_timing_log_page(dev->timing, emu_clock_now(dev->clock),
-				  ls->param_ptr, buf, FHINT_LOG_TIMING_PAGE_MAX,
+	len = emu_timing_log_page(dev->timing, dev->clock, ls->param_ptr, buf, FHINT_LOG_TIMING_PAGE_MAX,
 				  &max_code);
 	if (len < 0)
 		ret = emu_internal_error(req);

@@ -584,8 +584,10 @@ void emu_dev_reset_stats(struct emu_dev *dev)
 {
 	memset(&dev->stats, 0, sizeof(dev->stats));
 	emu_media_reset_stats(dev);
-	if (dev->timing)
+	if (dev->timing) {
 		emu_timing_reset_stats(dev->timing);
+		emu_clock_queue_reset(dev->clock);
+	}
 }
 
 void fhint_emu_reset_stats(struct fhint_emu *emu)

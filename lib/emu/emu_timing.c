@@ -434,8 +434,10 @@ int fhint_emu_timing_get(struct fhint_emu *emu, struct fhint_emu_timing *t)
 		return -EINVAL;
 	memset(t, 0, sizeof(*t));
 	pthread_mutex_lock(&dev->lock);
-	if (dev->timing)
+	if (dev->timing) {
 		emu_timing_get(dev->timing, emu_clock_now(dev->clock), t);
+		emu_clock_queue_get(dev->clock, t);
+	}
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
 }

@@ -29,6 +29,7 @@
 
 #include "fhint/emu_timing.h"
 
+struct emu_clock;
 struct emu_config;
 struct emu_ftl;
 struct emu_timing;
@@ -85,12 +86,12 @@ int emu_timing_series(const struct emu_timing *t, uint64_t now,
 		      unsigned int max, uint64_t *interval_ns);
 void emu_timing_reset_stats(struct emu_timing *t);
 /*
- * The timing log page 31h (fhint/scsi_log_timing.h) at @now from
- * @param_ptr on, in @buf (@size bytes): its length, -ENOMEM or
- * -EMSGSIZE; *max_code: the highest parameter code the page has
- * (emu_timing_log.c).
+ * The timing log page 31h (fhint/scsi_log_timing.h) at @clock's time,
+ * with its queue's counters, from @param_ptr on, in @buf (@size bytes):
+ * its length, -ENOMEM or -EMSGSIZE; *max_code: the highest parameter code
+ * the page has (emu_timing_log.c).
  */
-int emu_timing_log_page(const struct emu_timing *t, uint64_t now,
+int emu_timing_log_page(const struct emu_timing *t, struct emu_clock *clock,
 			uint16_t param_ptr, uint8_t *buf, size_t size,
 			uint16_t *max_code);
 

@@ -8,10 +8,11 @@
 
 #include "fhint/scsi_log_timing.h"
 
+#include "emu_clock.h"
 #include "emu_timing.h"
 #include "emu_timing_stats.h"
 
-int emu_timing_log_page(const struct emu_timing *t, uint64_t now,
+int emu_timing_log_page(const struct emu_timing *t, struct emu_clock *clock,
 			uint16_t param_ptr, uint8_t *buf, size_t size,
 			uint16_t *max_code)
 {
@@ -19,7 +20,7 @@ int emu_timing_log_page(const struct emu_timing *t, uint64_t now,
 	struct fhint_emu_timing tm;
 	struct fhint_emu_hist h;
 	struct fhint_emu_sample *s = NULL;
-	uint64_t interval = 0;
+	uint64_t interval = 0, now = emu_clock_now(clock);
 	unsigned int i;
 	int n = 0, ret;
 
@@ -27,6 +28,7 @@ int emu_timing_log_page(const struct emu_timing *t, uint64_t now,
 	if (ret < 0)
 		return ret;
 	emu_timing_get(t, now, &tm);
+	emu_clock_queue_get(clock, &tm);
 	s = calloc(EMU_TSTATS_SAMPLES, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -34,6 +36,7 @@ int emu_timing_log_page(const struct emu_timing *t, uint64_t now,
 	fhint_log_timing_put_clock(&w, now, interval, tm.clock_virtual);
 	fhint_log_timing_put_model(&w, &tm);
 	fhint_log_timing_put_counts(&w, &tm);
+	fhint_log_timing_put_queue(&w, &tm);
 	for (i = 0; i < FHINT_LOG_TIMING_HISTS; i++) {
 		int op = i < FHINT_EMU_OPS ? (int)i : FHINT_EMU_OP_WRITE;
 		int group = i < FHINT_EMU_OPS ? -1 :
