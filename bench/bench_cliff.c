@@ -29,6 +29,10 @@
  * first says what this shared machine's other work does to a timer's
  * wake-up, the second what the completion mechanism itself adds.
  *
+ * fhint-bench-cliff -v VM_JSON [RESULTS_DIR]: instead, the run behind LIO
+ * in the VM (make bench-vm) against the same run here of its LUN's own
+ * cfgstring (cliff_vm.c).
+ *
  * Usage: fhint-bench-cliff [-q] [-p FILE.png] [RESULTS_DIR]
  * (default bench/results) writes cliff.csv (every round of every run),
  * cliff_series.csv (the device's own time series,
@@ -54,13 +58,14 @@
 #include "fhint/scsi_unmap.h"
 #include "fhint/scsi_write.h"
 #include "fhint/xport.h"
+#include "cliff.h"
 #include "stats.h"
 
-#define PAGE		4096u
+#define PAGE		CLIFF_PAGE
 #define QD		32
 #define SEQ_PAGES	32	/* precondition: 128 KiB writes */
-#define ROUNDS_PER_CAP	8	/* a round: 1/8 of the capacity */
-#define SS_WINDOW	5	/* PTS: 5 rounds */
+#define ROUNDS_PER_CAP	CLIFF_ROUNDS_PER_CAP
+#define SS_WINDOW	CLIFF_SS_WINDOW
 #define MAX_ROUNDS	4096
 
 static void die(const char *what, const char *why)
@@ -156,6 +161,7 @@ struct run {
 	bool hints;
 	enum trim_mode trim;
 	const char *plot;		/* fhint-stats --plot at the end */
+	const char *cfg;		/* a LUN's cfgstring instead (uniform) */
 	/* geometry */
 	uint32_t lines, max_caps;
 	/* measured */
@@ -175,7 +181,7 @@ struct run {
 
 struct dev {
 	struct fhint_dev *fdev;		/* the emu: target */
-	char target[520];
+	char target[4100];
 	struct fhint_emu *emu;
 	uint32_t L;
 	uint64_t seed;
@@ -186,24 +192,66 @@ struct dev {
 	uint8_t buf[SEQ_PAGES * PAGE];
 };
 
+/* Is the item @k (@n bytes, "KEY=VALUE") of key @key? */
+static bool key_is(const char *k, size_t n, const char *key)
+{
+	size_t l = strlen(key);
+
+	return n > l && !strncmp(k, key, l) && k[l] == '=';
+}
+
+/*
+ * The query of a LUN's cfgstring @cfg ("[PATH]?KEY=VALUE&..."), less the
+ * keys of its file and block size, after ours: the same device in memory
+ * with 4096-byte blocks (one a page) on the virtual clock.
+ */
+static void cfg_model(const char *cfg, char *out, size_t size)
+{
+	static const char *const drop[] = { "create", "lbs", "pbs", "clock" };
+	const char *q = strchr(cfg, '?');
+	size_t len;
+
+	q = q ? q + 1 : cfg;
+	len = (size_t)snprintf(out, size, "?lbs=4096&pbs=4096&clock=virtual");
+	while (*q) {
+		size_t n = strcspn(q, "&"), i;
+		bool keep = n > 0;
+
+		for (i = 0; keep && i < sizeof(drop) / sizeof(drop[0]); i++)
+			keep = !key_is(q, n, drop[i]);
+		if (keep && len + n + 1 < size)
+			len += (size_t)snprintf(out + len, size - len, "&%.*s",
+						(int)n, q);
+		q += n;
+		if (*q == '&')
+			q++;
+	}
+}
+
 static void dev_open(struct dev *d, struct run *r)
 {
-	char cfg[512], err[256];
+	char cfg[4096], err[256];
 	static const uint8_t tur[6];
 	struct fhint_emu_cmd c;
-	uint32_t ppl, units;
+	struct fhint_emu_stats st;
+	uint32_t ppl = 0, units = 0;
 
-	/* tlc: 32 units; lines of 16 pages a unit, r->lines of them */
-	units = 32;
-	ppl = 16 * units;
-	r->L = (uint32_t)floor((double)r->lines * ppl / (1.0 + r->sf));
-	snprintf(cfg, sizeof(cfg), "?size=%lluK&lbs=4096&pbs=4096&page=4K"
-		 "&ppb=%u&op=%.4f&gc=%s%s&timing=tlc&clock=virtual&gc_bg=0"
-		 "&ts_ms=1000", (unsigned long long)r->L * 4, ppl, r->sf,
-		 r->cost_benefit ? "cost-benefit" : "greedy",
-		 r->wl == W_UNIFORM ? "&streams=1&perm_streams=0" : "");
+	if (r->cfg) {
+		cfg_model(r->cfg, cfg, sizeof(cfg));
+	} else {
+		/* tlc: 32 units; lines of 16 pages a unit, r->lines of them */
+		units = 32;
+		ppl = 16 * units;
+		r->L = (uint32_t)floor((double)r->lines * ppl / (1.0 + r->sf));
+		snprintf(cfg, sizeof(cfg), "?size=%lluK&lbs=4096&pbs=4096"
+			 "&page=4K&ppb=%u&op=%.4f&gc=%s%s&timing=tlc"
+			 "&clock=virtual&gc_bg=0&ts_ms=1000",
+			 (unsigned long long)r->L * 4, ppl, r->sf,
+			 r->cost_benefit ? "cost-benefit" : "greedy",
+			 r->wl == W_UNIFORM ? "&streams=1&perm_streams=0" :
+			 "");
+	}
 	memset(d, 0, sizeof(*d));
-	d->L = r->L;
 	d->seed = 0x9e3779b97f4a7c15ULL ^ r->lines ^ (uint64_t)(r->sf * 1000);
 	memset(d->buf, 0x5a, sizeof(d->buf));
 	snprintf(d->target, sizeof(d->target), "emu:%s", cfg);
@@ -215,8 +263,15 @@ static void dev_open(struct dev *d, struct run *r)
 	c.cdb_len = 6;
 	fhint_emu_exec(d->emu, &c);	/* the power-on unit attention */
 	fhint_emu_timing_get(d->emu, &r->tm);
-	if (r->tm.units != units || r->tm.pages_per_line != ppl)
+	if (r->cfg) {
+		fhint_emu_get_stats(d->emu, &st);
+		r->L = (uint32_t)st.capacity_blocks;
+		if (!r->tm.enabled || !r->tm.clock_virtual)
+			die(cfg, "no timing model on the virtual clock");
+	} else if (r->tm.units != units || r->tm.pages_per_line != ppl) {
 		die(cfg, "not the geometry asked for");
+	}
+	d->L = r->L;
 }
 
 /* UNMAP of [lba, lba + n), in as few commands as the limits allow. */
@@ -396,16 +451,12 @@ static double slope(const double *y, unsigned int n)
 	return (n * sxy - sx * sy) / (n * sxx - sx * sx);
 }
 
-/* PTS steady state over the last SS_WINDOW rounds ending at @last. */
-static bool steady(const struct round *r, unsigned int last, double *mean)
+bool cliff_pts_steady(const double *y, double *mean)
 {
-	double y[SS_WINDOW], lo = 1e300, hi = 0, m = 0;
+	double lo = 1e300, hi = 0, m = 0;
 	unsigned int i;
 
-	if (last + 1 < SS_WINDOW)
-		return false;
 	for (i = 0; i < SS_WINDOW; i++) {
-		y[i] = r[last + 1 - SS_WINDOW + i].iops;
 		m += y[i];
 		lo = y[i] < lo ? y[i] : lo;
 		hi = y[i] > hi ? y[i] : hi;
@@ -414,6 +465,19 @@ static bool steady(const struct round *r, unsigned int last, double *mean)
 	*mean = m;
 	return hi - lo <= 0.2 * m &&
 	       fabs(slope(y, SS_WINDOW)) * (SS_WINDOW - 1) <= 0.1 * m;
+}
+
+/* PTS steady state over the last SS_WINDOW rounds ending at @last. */
+static bool steady(const struct round *r, unsigned int last, double *mean)
+{
+	double y[SS_WINDOW];
+	unsigned int i;
+
+	if (last + 1 < SS_WINDOW)
+		return false;
+	for (i = 0; i < SS_WINDOW; i++)
+		y[i] = r[last + 1 - SS_WINDOW + i].iops;
+	return cliff_pts_steady(y, mean);
 }
 
 /*
@@ -538,6 +602,32 @@ static void run_one(struct run *r)
 	fhint_dev_close(d->fdev);
 	free(d);
 	r->seconds = now_s() - t0;
+}
+
+void cliff_model_run(const char *cfg, struct cliff_model *m)
+{
+	struct run r;
+	unsigned int i;
+
+	memset(&r, 0, sizeof(r));
+	r.name = "model";
+	r.wl = W_UNIFORM;
+	r.trim = T_NONE;
+	r.max_caps = 16;
+	r.cfg = cfg;
+	run_one(&r);
+	memset(m, 0, sizeof(*m));
+	m->logical_pages = r.L;
+	m->fresh_iops = r.fresh_iops;
+	m->fresh_bound = r.fresh_bound;
+	m->steady_iops = r.ss[0].iops;
+	m->steady_bound = r.ss[0].iops_bound;
+	m->wa = r.ss[0].wa;
+	m->steady = r.ss[0].steady;
+	for (i = 0; i < r.nr; i++)
+		m->rounds += r.r[i].phase == 1;
+	free(r.r);
+	free(r.series);
 }
 
 /* ---- runs in parallel ---- */
@@ -731,6 +821,7 @@ static void real_clock(struct lateness *lt, unsigned int qd, unsigned int n,
 static void usage(void)
 {
 	fprintf(stderr, "usage: fhint-bench-cliff [-q] [-p FILE.png] "
+		"[RESULTS_DIR]\n       fhint-bench-cliff -v VM_JSON "
 		"[RESULTS_DIR]\n");
 	exit(2);
 }
@@ -754,7 +845,7 @@ static void json_result(FILE *f, const char *key, const struct result *s,
 
 int main(int argc, char **argv)
 {
-	const char *dir = "bench/results", *plot = NULL;
+	const char *dir = "bench/results", *plot = NULL, *vm = NULL;
 	bool quick = false;
 	struct run runs[16];
 	struct lateness lt[4];
@@ -766,11 +857,13 @@ int main(int argc, char **argv)
 	uint32_t lines;
 	unsigned int caps, nlat;
 
-	while ((opt = getopt(argc, argv, "qp:")) != -1) {
+	while ((opt = getopt(argc, argv, "qp:v:")) != -1) {
 		if (opt == 'q')
 			quick = true;
 		else if (opt == 'p')
 			plot = optarg;
+		else if (opt == 'v')
+			vm = optarg;
 		else
 			usage();
 	}
@@ -778,6 +871,8 @@ int main(int argc, char **argv)
 		dir = argv[optind++];
 	if (optind < argc)
 		usage();
+	if (vm)
+		return cliff_vm_main(vm, dir);
 	lines = quick ? 96 : 512;
 	caps = quick ? 8 : 16;
 	nlat = quick ? 3000 : 20000;

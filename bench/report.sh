@@ -11,10 +11,15 @@
 #   cliff.png       the write cliff: 4 KiB pages a second against device
 #                   time by spare factor, trim and hints (timing=tlc,
 #                   virtual clock; the device's own time series)
+#   cliff-vm.png    the write cliff behind LIO in the VM: fio's IOPS of
+#                   4 KiB random writes against time, its PTS rounds and
+#                   steady window, the model's steady IOPS scaled to the
+#                   VM's fresh IOPS
 # Inputs (each optional): wa_spare.csv, wa_hotcold.csv, wa.json (from
 # fhint-bench-wa), trim.json (fhint-bench-trim), plan.json (fhint-bench),
 # emu.json (fhint-bench-emu), cliff.json and cliff_series.csv
-# (fhint-bench-cliff).  JSON is read with jq (Debian jq).
+# (fhint-bench-cliff), cliff-vm.json and cliff_vm.csv (fhint-bench-cliff
+# -v, make bench-vm).  JSON is read with jq (Debian jq).
 # Exit status 0, or 1 when RESULTS_DIR is missing.
 set -eu
 
@@ -158,6 +163,14 @@ if [ -f "$dir/cliff.json" ] && have jq; then
 	jq -r '.hints[] | "| \(.gc) | \(.iops_ratio) | \(.wa_ratio) | **\(.iops_ratio_over_wa_ratio)** |"' "$dir/cliff.json"
 	echo
 	jq -r '.real_clock | "Real clock: \(.note); 1-minute load average \(.loadavg_1min) before.\n\n| QD | scheduling | commands | IOPS | late p50 us | p90 | p99 | max |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n" + ([.runs[] | select(.measured) | "| \(.qd) | \(.sched) | \(.commands) | \(.iops) | \(.p50_us) | \(.p90_us) | \(.p99_us) | \(.max_us) |"] | join("\n"))' "$dir/cliff.json"
+	} >>"$out"
+fi
+if [ -f "$dir/cliff-vm.json" ] && have jq; then
+	{
+	echo
+	echo "## The write cliff behind LIO in the VM (make bench-vm, fhint-bench-cliff -v)"
+	echo
+	jq -r '"`\(.config)`, size \(.size): fio 4 KiB random writes at QD 32 through tcm_loop and tcmu-runner, rounds of \(.vm.round_pages) pages (1/8 capacity) from the 1 s IOPS log; steady: the first 5 rounds from 2 capacities on within the PTS rule.\n\n| | fresh IOPS | steady IOPS | steady / fresh |\n| --- | --- | --- | --- |\n| model, virtual clock | \(.model.fresh_iops | round) | \(.model.steady_iops | round)\(if .model.steady then "" else " (not steady)" end) | \(.model.steady_to_fresh) |\n| VM behind LIO | \(.vm.fresh_iops | round) | \(.vm.steady_iops | round) (rounds \(.vm.window[0])-\(.vm.window[1]), \(.vm.window_t_s[0])-\(.vm.window_t_s[1]) s\(if .vm.steady then "" else ", not PTS steady" end)) | \(.vm.steady_to_fresh) |\n\nVM / model: **\(.vm_over_model)**"' "$dir/cliff-vm.json"
 	} >>"$out"
 fi
 
@@ -306,6 +319,35 @@ plot "$(c '80/20 greedy no hints')" using 1:2 with lines lw 2 title "greedy, no 
 unset multiplot
 EOF
 	plots="$plots cliff.png"
+fi
+if [ -f "$dir/cliff_vm.csv" ] && [ -f "$dir/cliff-vm.json" ] && have jq; then
+	# fio's 1 s IOPS, the rounds as steps, the steady window, and the
+	# model's steady IOPS at the VM's fresh IOPS x the model's ratio
+	awk -F, 'NR > 1 { print $1, $2 }' "$dir/cliff_vm.csv" > "$tmp/vm.dat"
+	jq -r '.vm.rounds[] | "\(.[0]) \(.[1])"' "$dir/cliff-vm.json" > "$tmp/vm_rounds.dat"
+	w0=$(jq -r '.vm.window_t_s[0]' "$dir/cliff-vm.json")
+	w1=$(jq -r '.vm.window_t_s[1]' "$dir/cliff-vm.json")
+	st=$(jq -r '.vm.steady_iops' "$dir/cliff-vm.json")
+	fr=$(jq -r '.vm.fresh_iops' "$dir/cliff-vm.json")
+	mo=$(jq -r '.vm.fresh_iops * .model.steady_to_fresh' "$dir/cliff-vm.json")
+	ti=$(jq -r '"Write cliff behind LIO in the VM, fio 4 KiB random writes at QD 32: steady/fresh \(.vm.steady_to_fresh), model \(.model.steady_to_fresh), VM / model \(.vm_over_model)\\n\(.size) LUN, \(.config | sub("^[^?]*[?]"; "") | gsub("create=1&|product=[^&]*&"; ""))"' "$dir/cliff-vm.json")
+	gnuplot <<EOF
+set terminal pngcairo size 1200,600 noenhanced
+set output "$dir/cliff-vm.png"
+set title "$ti"
+set grid
+set xlabel "time since the random writes began, s"
+set ylabel "4 KiB writes a second"
+set yrange [0:*]
+set key inside right top opaque
+set object 1 rect from $w0, graph 0 to $w1, graph 1 fc rgb "#e0e0e0" fs solid behind
+plot "$tmp/vm.dat" using 1:2 with lines lw 1 lc rgb "#7f7fff" title "fio, 1 s", \
+     "$tmp/vm_rounds.dat" using 1:2 with fsteps lw 2 lc rgb "#0000c0" title "PTS rounds (1/8 capacity)", \
+     $fr with lines dt 2 lc rgb "#008000" title "fresh (sequential pass)", \
+     $st with lines lw 2 lc rgb "#c00000" title "steady (grey: window)", \
+     $mo with lines dt 3 lw 2 lc rgb "#000000" title "model: fresh x its steady/fresh"
+EOF
+	plots="$plots cliff-vm.png"
 fi
 if [ -n "$plots" ]; then
 	{

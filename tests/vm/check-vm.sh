@@ -61,7 +61,7 @@ fi
 rm -rf "$out" "$work"
 mkdir -p "$out" "$work"
 # FHINT_BENCH_* (bench.sh's knobs) reach the guest through the share
-export -p | grep ' FHINT_BENCH_' > "$work/guest.env"
+export -p | grep -E ' FHINT_(BENCH|CLIFF)_' > "$work/guest.env"
 
 # QEMU's own disks as peers: NVMe, SATA on AHCI, virtio-scsi scsi-hd and
 # virtio-blk, each discard=unmap on a raw 1 GiB image that is really written

@@ -57,9 +57,25 @@ fio --name=fill --filename=/dev/$dev --rw=write --bs=128k --iodepth=4 \
 	ok "precondition: sequential 128 KiB pass" || fail "precondition"
 # the window's WA from the device's series: samples from this point on
 $stats --json /dev/$sg > /tmp/cliff-pre.json 2>/dev/null
-log "queue_depth $(cat /sys/block/$dev/device/queue_depth), nr_requests $(cat /sys/block/$dev/queue/nr_requests)"
-# commands the block layer has in flight to the LUN, once a second
-( while sleep 1; do cat /sys/block/$dev/inflight; done ) > /tmp/inflight.txt &
+# every queue between fio and the device core, for the log
+host=$(ls -d /sys/block/$dev/device/scsi_device/*/ 2>/dev/null | head -1)
+hn=$(basename "$(readlink -f /sys/block/$dev/device/../..)")
+tcmu_attr=$(ls -d /sys/kernel/config/target/core/user_*/cliff/attrib 2>/dev/null | head -1)
+log "sd: queue_depth $(cat /sys/block/$dev/device/queue_depth), nr_requests $(cat /sys/block/$dev/queue/nr_requests), scheduler $(cat /sys/block/$dev/queue/scheduler)"
+log "scsi host $hn: can_queue $(cat /sys/class/scsi_host/$hn/can_queue 2>/dev/null), cmd_per_lun $(cat /sys/class/scsi_host/$hn/cmd_per_lun 2>/dev/null)"
+for a in hw_queue_depth queue_depth max_data_area_mb cmd_time_out qfull_time_out; do
+	log "tcmu $a $(cat $tcmu_attr/$a 2>/dev/null)"
+done
+threads() {	# tcmu-runner's threads: name and CPU ticks (user + system)
+	local t
+	for t in /proc/$TCMU_PID/task/*; do
+		echo "${t##*/}:$(cat $t/comm) $(sed 's/.*) //' $t/stat | awk '{print $12 + $13}')"
+	done
+}
+threads > /tmp/threads0.txt
+head -1 /proc/stat > /tmp/cpu0.txt
+# commands the block layer has in flight to the LUN, 5 times a second
+( while sleep 0.2; do cat /sys/block/$dev/inflight; done ) > /tmp/inflight.txt &
 inf=$!
 fio --name=cliff --filename=/dev/$dev --rw=randwrite --bs=4k --iodepth=32 \
 	--ioengine=libaio --direct=1 --norandommap --randrepeat=0 \
@@ -67,7 +83,12 @@ fio --name=cliff --filename=/dev/$dev --rw=randwrite --bs=4k --iodepth=32 \
 	--log_avg_msec=1000 --output-format=json > /tmp/rand.json 2>/dev/null &&
 	ok "4 KiB random writes, QD 32, $RUNTIME s" || fail "random writes"
 kill $inf 2>/dev/null; wait $inf 2>/dev/null
-log "in flight (block layer, writes, 1 s samples): mean $(awk '{s += $2; n++} END {printf "%.1f", n ? s / n : 0}' /tmp/inflight.txt)"
+log "in flight (block layer, writes, 0.2 s samples): mean $(awk '{s += $2; n++} END {printf "%.1f", n ? s / n : 0}' /tmp/inflight.txt), max $(awk '$2 > m {m = $2} END {print m + 0}' /tmp/inflight.txt)"
+head -1 /proc/stat > /tmp/cpu1.txt
+threads > /tmp/threads1.txt
+log "guest CPU idle during the random writes: $(paste /tmp/cpu0.txt /tmp/cpu1.txt | awk '{n = NF / 2; for (i = 2; i <= n; i++) t += $(i + n) - $i; printf "%.1f %%", 100 * ($(5 + n) - $5) / t}')"
+log "tcmu-runner threads, CPU ticks (1/100 s) during them: $(join -a1 <(sort /tmp/threads1.txt) <(sort /tmp/threads0.txt) | awk '{printf "%s %d; ", $1, $2 - $3}')"
+log "fio: $(python3 -c 'import json; j = json.load(open("/tmp/rand.json"))["jobs"][0]; w = j["write"]; print("iodepth", j["iodepth_level"], "clat mean %.1f ms" % (w["clat_ns"]["mean"] / 1e6), "slat mean %.3f ms" % (w["slat_ns"]["mean"] / 1e6))' 2>&1)"
 $stats --json /dev/$sg > "$out/cliff-stats.json" 2>/dev/null &&
 	ok "fhint-stats --json" || fail "fhint-stats --json"
 cp /tmp/cliff_iops.1.log "$out/" 2>/dev/null
@@ -102,6 +123,17 @@ bound = m["units"] / (wa * prog + (wa - 1) * rd + er) * 1e9
 fresh_bound = m["units"] / prog * 1e9
 ratio = steady / fresh
 model = bound / fresh_bound
+# the device core's queue over the random writes: commands in flight
+# when each arrived (mean, largest) and how late the reaper handed them
+# back after their modeled completion
+try:
+    q0 = json.load(open("/tmp/cliff-pre.json")).get("queue", {})
+except (OSError, ValueError):
+    q0 = {}
+q1 = st.get("queue", {})
+dq = lambda k: q1.get(k, 0) - q0.get(k, 0)
+depth = dq("depth_sum") / dq("submitted") if dq("submitted") > 0 else 0
+late = dq("late_sum_ns") / dq("reaped") / 1e3 if dq("reaped") > 0 else 0
 r = {"config": cfg, "size": size, "units": m["units"],
      "pages_per_line": m["pages_per_erase_block"],
      "fresh_iops": round(fresh, 1), "fresh_bound": round(fresh_bound, 1),
@@ -112,12 +144,18 @@ r = {"config": cfg, "size": size, "units": m["units"],
      "wa": round(wa, 4), "steady_bound": round(bound, 1),
      "steady_to_fresh": round(ratio, 4), "steady_to_fresh_model": round(model, 4),
      "measured_over_model": round(ratio / model, 4),
+     "device_depth_mean": round(depth, 2),
+     "device_depth_max": q1.get("depth_max", 0),
+     "reap_late_mean_us": round(late, 1),
+     "reap_late_max_us": round(q1.get("late_max_ns", 0) / 1e3, 1),
      "iops_log": [[t, v] for t, v in iops]}
 json.dump(r, open(out + "/bench-vm-cliff.json", "w"), indent=1)
 print("# fresh %.0f IOPS (bound %.0f), steady %.0f (device %.0f, bound %.0f at WA %.3f)"
       % (fresh, fresh_bound, steady, dev_iops, bound, wa))
 print("# steady/fresh %.4f, model %.4f: measured/model %.4f; PTS excursion %.3f, slope %.3f"
       % (ratio, model, ratio / model, exc, slope_exc))
+print("# device core: %.2f commands in flight at each arrival (max %d), reaped %.1f us late on average (max %.1f us)"
+      % (depth, q1.get("depth_max", 0), late, q1.get("late_max_ns", 0) / 1e3))
 EOF
 [ -s "$out/bench-vm-cliff.json" ] && ok "cliff figures: $out/bench-vm-cliff.json" ||
 	fail "cliff figures"
