@@ -8,7 +8,10 @@
  * into rounds of 1/8 of the LUN's capacity in pages, as the in-process
  * runs are; steady state is the first window of 5 rounds, from 2
  * capacities of random writes on, where the PTS rule holds (else the last
- * 5 rounds, marked not steady), and its IOPS the window's mean.  The
+ * 5 rounds, marked not steady), and its IOPS the window's mean.  Also
+ * given: the IOPS from the window's start to the end of the run, and
+ * whether the rule holds over the last 5 rounds (a run on a shared host
+ * can slow down after the window).  The
  * model: the uniform in-process run (bench_cliff.c) of the LUN's own
  * cfgstring and size, on the virtual clock.  The figure is the VM's
  * steady / fresh IOPS over the model's.
@@ -49,6 +52,20 @@ static double jdbl(struct json_object *o, const char *k)
 						      0.0;
 }
 
+/* IOPS over rounds @a..@b of @r: their pages over their time. */
+static double span_iops(const struct vm_round *r, unsigned int a,
+			unsigned int b)
+{
+	double t0 = a ? r[a - 1].t_end : 0.0, pages = 0, t = t0;
+	unsigned int i;
+
+	for (i = a; i <= b; i++) {
+		pages += r[i].iops * (r[i].t_end - t);
+		t = r[i].t_end;
+	}
+	return t > t0 ? pages / (t - t0) : 0.0;
+}
+
 /* Rounds of @per_round pages from the log's @n samples (t, IOPS): how
  * many.  A round ends with the sample that completes its pages. */
 static unsigned int vm_rounds(const double (*log)[2], size_t n,
@@ -80,11 +97,11 @@ int cliff_vm_main(const char *vm_json, const char *dir)
 	struct json_object *root, *log;
 	struct cliff_model m;
 	struct vm_round *r;
-	double (*s)[2], fresh, steady = 0, y[CLIFF_SS_WINDOW];
+	double (*s)[2], fresh, steady = 0, y[CLIFF_SS_WINDOW], after, last;
 	const char *cfg, *size;
 	char model_cfg[4096], path[1024];
 	unsigned int nr, first = 0, i, from;
-	bool is_steady = false;
+	bool is_steady = false, last_steady;
 	size_t n, k;
 	FILE *f;
 
@@ -131,6 +148,10 @@ int cliff_vm_main(const char *vm_json, const char *dir)
 			y[k] = r[first + k].iops;
 		cliff_pts_steady(y, &steady);
 	}
+	after = span_iops(r, first, nr - 1);
+	for (k = 0; k < CLIFF_SS_WINDOW; k++)
+		y[k] = r[nr - CLIFF_SS_WINDOW + k].iops;
+	last_steady = cliff_pts_steady(y, &last);
 
 	snprintf(path, sizeof(path), "%s/cliff_vm.csv", dir);
 	f = fopen(path, "w");
@@ -160,10 +181,13 @@ int cliff_vm_main(const char *vm_json, const char *dir)
 			r[i].iops);
 	fprintf(f, "],\n    \"steady\": %s, \"window\": [%u, %u], "
 		"\"window_t_s\": [%.1f, %.1f], \"steady_iops\": %.1f, "
-		"\"steady_to_fresh\": %.4f },\n", is_steady ? "true" : "false",
+		"\"steady_to_fresh\": %.4f,\n    \"from_window_iops\": %.1f, "
+		"\"from_window_to_fresh\": %.4f, \"last5_iops\": %.1f, "
+		"\"last5_steady\": %s },\n", is_steady ? "true" : "false",
 		first, first + CLIFF_SS_WINDOW - 1,
 		first ? r[first - 1].t_end : 0.0,
-		r[first + CLIFF_SS_WINDOW - 1].t_end, steady, steady / fresh);
+		r[first + CLIFF_SS_WINDOW - 1].t_end, steady, steady / fresh,
+		after, after / fresh, last, last_steady ? "true" : "false");
 	fprintf(f, "  \"vm_over_model\": %.4f\n}\n",
 		(steady / fresh) / (m.steady_iops / m.fresh_iops));
 	fclose(f);
@@ -179,6 +203,10 @@ int cliff_vm_main(const char *vm_json, const char *dir)
 	       first ? r[first - 1].t_end : 0.0,
 	       r[first + CLIFF_SS_WINDOW - 1].t_end,
 	       is_steady ? "PTS steady" : "not PTS steady", steady / fresh);
+	printf("VM from the window to the end: %.0f IOPS, steady/fresh %.4f "
+	       "(VM / model %.4f); last 5 rounds %.0f IOPS, %s\n", after,
+	       after / fresh, (after / fresh) / (m.steady_iops / m.fresh_iops),
+	       last, last_steady ? "PTS steady" : "not PTS steady");
 	printf("VM / model: %.4f; written to %s/cliff-vm.json, cliff_vm.csv\n",
 	       (steady / fresh) / (m.steady_iops / m.fresh_iops), dir);
 	free(s);
