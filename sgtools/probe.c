@@ -386,7 +386,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		return -1;
 	optind = 0;	/* GNU: reinitialise */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:jak:S:tN:fvhV", lo,
+	while ((opt = getopt_long(argc, argv, ":jak:S:tN:fvhV", lo,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'j':

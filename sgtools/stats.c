@@ -96,7 +96,7 @@ static int parse_args(int argc, char **argv, struct stats_opts *o)
 		return -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jvhV", long_opts, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":jvhV", long_opts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'j':

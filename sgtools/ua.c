@@ -400,7 +400,7 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 		return -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:jvhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jvhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_INTERVAL:
 			if (parse_num(optarg, 1, 86400000, &o->interval_ms))

@@ -309,7 +309,7 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 		return -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:cjfvhVnP::", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":cjfvhVnP::", long_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HINT:
 			v = (unsigned long)fhint_hint_from_name(optarg);

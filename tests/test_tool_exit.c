@@ -164,13 +164,13 @@ static void test_junit_non_utf8(void)
 static void test_sigint(void)
 {
 	const char *top = getenv("top_builddir");
-	char bin[512], buf[4096], *big;
-	size_t cap = 1 << 20;
-	int out[2], err[2], st;
+	char bin[512], *out, *err;
+	char *argv[] = { bin, (char *)"--json", (char *)"--progress=100",
+			 (char *)"emu:?size=128M&max_unmap_desc=1",
+			 (char *)"--in", (char *)"/tmp/fhint-sigint-ranges",
+			 NULL };
 	struct json_object *j, *v;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
+	int st;
 	FILE *f;
 
 	snprintf(bin, sizeof(bin), "%s/sgtools/fhint-trim", top ? top : ".");
@@ -181,44 +181,14 @@ static void test_sigint(void)
 	for (int i = 0; i < 100000; i++)
 		fprintf(f, "%d+1\n", 2 * i);
 	fclose(f);
-	CU_ASSERT_FATAL(pipe(out) == 0 && pipe(err) == 0);
-	pid = fork();
-	if (pid == 0) {
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		close(out[0]);
-		close(err[0]);
-		execl(bin, bin, "--json", "--progress=100",
-		      "emu:?size=128M&max_unmap_desc=1", "--in",
-		      "/tmp/fhint-sigint-ranges", (char *)NULL);
-		_exit(99);
-	}
-	close(out[1]);
-	close(err[1]);
-	n = read(err[0], buf, sizeof(buf));	/* the first progress line */
-	CU_ASSERT(n > 0);
-	kill(pid, SIGINT);
-	/* the object lists every range: read it all */
-	big = malloc(cap);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(big);
-	while ((n = read(out[0], big + got, cap - 1 - got)) > 0) {
-		got += (size_t)n;
-		if (got + 1 == cap) {
-			cap *= 2;
-			big = realloc(big, cap);
-			CU_ASSERT_PTR_NOT_NULL_FATAL(big);
-		}
-	}
-	big[got] = '\0';
-	close(out[0]);
-	close(err[0]);
-	waitpid(pid, &st, 0);
+	st = tool_interrupt(argv, 2, 1, &out, &err);
 	unlink("/tmp/fhint-sigint-ranges");
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGINT);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 128 + SIGINT)
 		fprintf(stderr, "\n  status %#x", st);
-	j = json_tokener_parse(big);
-	free(big);
+	j = json_tokener_parse(out);
+	free(out);
+	free(err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT(json_object_object_get_ex(j, "interrupted", &v) &&
 		  !strcmp(json_object_get_string(v), "SIGINT"));
@@ -226,23 +196,6 @@ static void test_sigint(void)
 	CU_ASSERT(json_object_get_int64(v) >= 100 &&
 		  json_object_get_int64(v) < 100000);
 	json_object_put(j);
-}
-
-/* Read all of @fd into a malloc'd string. */
-static char *slurp(int fd)
-{
-	size_t cap = 65536, got = 0;
-	char *b = malloc(cap);
-	ssize_t n;
-
-	while (b && (n = read(fd, b + got, cap - 1 - got)) > 0) {
-		got += (size_t)n;
-		if (got + 1 == cap)
-			b = realloc(b, cap *= 2);
-	}
-	if (b)
-		b[got] = '\0';
-	return b;
 }
 
 /*
@@ -255,36 +208,15 @@ static char *slurp(int fd)
 static void test_conform_sigint(void)
 {
 	const char *bin = getenv("FHINT_CONFORM");
-	char first[100], *out, *err;
-	int po[2], pe[2], st;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
+	char *argv[] = { (char *)bin, (char *)"emu:?size=64M", NULL };
+	char *out, *err;
+	int st;
 
-	if (!bin || access(bin, X_OK))
+	if (!bin)
 		return;
-	CU_ASSERT_FATAL(pipe(po) == 0 && pipe(pe) == 0);
-	fcntl(po[1], F_SETPIPE_SZ, 4096);
-	pid = fork();
-	if (pid == 0) {
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		execl(bin, bin, "emu:?size=64M", (char *)NULL);
-		_exit(99);
-	}
-	close(po[1]);
-	close(pe[1]);
-	while (got < sizeof(first) &&
-	       (n = read(po[0], first + got, sizeof(first) - got)) > 0)
-		got += (size_t)n;
-	kill(pid, SIGINT);
-	out = slurp(po[0]);
-	err = slurp(pe[0]);
-	close(po[0]);
-	close(pe[0]);
-	waitpid(pid, &st, 0);
+	st = tool_interrupt(argv, 1, 100, &out, &err);
+	if (st == -1)
+		return;
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGINT);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(err);
@@ -337,6 +269,39 @@ static void test_version_and_short_options(void)
 			    "emu:?size=banana", "0+8"), CLI_EXIT_USAGE);
 	CU_ASSERT_EQUAL(run(ua_main, "fhint-ua", "-j", "emu:?size=banana",
 			    NULL), CLI_EXIT_USAGE);
+}
+
+/* Options after the operands count as before them (GNU getopt's
+ * permutation, as blkdiscard and sg3_utils take them): TARGET RANGE -j
+ * gives JSON on stdout and exit 0 from every tool. */
+static void test_options_after_operands(void)
+{
+	static const struct {
+		int (*fn)(int, char **);
+		const char *argv[4];
+	} cases[] = {
+		{ trim_main, { "fhint-trim", "emu:", "0+8", "-j" } },
+		{ write_main, { "fhint-write", "emu:", "0+8", "--json" } },
+		{ probe_main, { "fhint-probe", "emu:", "-j", NULL } },
+		{ ua_main, { "fhint-ua", "emu:", "--json", NULL } },
+		{ stats_main, { "fhint-stats", "emu:?timing=emmc", "-j", NULL } },
+	};
+	char *argv[5], *out, *err;
+	size_t i;
+	int argc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (argc = 0; argc < 4 && cases[i].argv[argc]; argc++)
+			argv[argc] = (char *)cases[i].argv[argc];
+		argv[argc] = NULL;
+		CU_ASSERT_EQUAL(tool_capture(call, (void *)cases[i].fn, argc,
+					     argv, NULL, &out, &err), 0);
+		CU_ASSERT_EQUAL(out[0], '{');
+		if (out[0] != '{')
+			fprintf(stderr, "\n  %s: %s", argv[0], err);
+		free(out);
+		free(err);
+	}
 }
 
 /* --emu-help and emu:?help in every tool print the emu: keys, exit 0;
@@ -415,6 +380,8 @@ static CU_TestInfo tests[] = {
 	  test_sigint },
 	{ "fhint-conform SIGINT: no command after the one in flight",
 	  test_conform_sigint },
+	{ "options after the operands: every tool takes them",
+	  test_options_after_operands },
 	{ "one --version line; the same short options",
 	  test_version_and_short_options },
 	CU_TEST_INFO_NULL,

@@ -983,40 +983,17 @@ static void test_progress(void)
 static void test_sigint(void)
 {
 	const char *top = getenv("top_builddir");
-	char bin[512], buf[4096], out[16384];
+	char bin[512], *out, *err;
+	char *argv[] = { bin, (char *)"--json", (char *)"--progress=1",
+			 (char *)"--bs", (char *)"512", (char *)"emu:?size=64M",
+			 (char *)"0+32M", NULL };
 	struct json_object *j;
-	int po[2], pe[2], st;
-	size_t got = 0;
-	ssize_t n;
-	pid_t pid;
+	int st;
 
 	snprintf(bin, sizeof(bin), "%s/sgtools/fhint-write", top ? top : ".");
-	if (access(bin, X_OK))
+	st = tool_interrupt(argv, 2, 1, &out, &err);
+	if (st == -1)
 		return;
-	CU_ASSERT_FATAL(pipe(po) == 0 && pipe(pe) == 0);
-	pid = fork();
-	if (pid == 0) {
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(pe[0]);
-		execl(bin, bin, "--json", "--progress=1", "--bs", "512",
-		      "emu:?size=64M", "0+32M", (char *)NULL);
-		_exit(99);
-	}
-	close(po[1]);
-	close(pe[1]);
-	CU_ASSERT(read(pe[0], buf, sizeof(buf)) > 0);
-	kill(pid, SIGINT);
-	while (got < sizeof(out) - 1 &&
-	       (n = read(po[0], out + got, sizeof(out) - 1 - got)) > 0)
-		got += (size_t)n;
-	out[got] = '\0';
-	while (read(pe[0], buf, sizeof(buf)) > 0)
-		;
-	close(po[0]);
-	close(pe[0]);
-	waitpid(pid, &st, 0);
 	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGINT);
 	j = json_tokener_parse(out);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -1025,6 +1002,8 @@ static void test_sigint(void)
 	CU_ASSERT_EQUAL(jint(j, "blocks"), jint(j, "commands"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(jstr(j, "error"), "stopped after"));
 	json_object_put(j);
+	free(out);
+	free(err);
 }
 
 static CU_TestInfo tests[] = {

@@ -6,6 +6,8 @@
 #ifndef FHINT_TESTS_TOOL_CAPTURE_H
 #define FHINT_TESTS_TOOL_CAPTURE_H
 
+#include <stddef.h>
+
 /* The tool's entry point; @ctx is whatever the test passes (a device). */
 typedef int (*tool_fn)(int argc, char **argv, void *ctx);
 
@@ -16,5 +18,15 @@ typedef int (*tool_fn)(int argc, char **argv, void *ctx);
  */
 int tool_capture(tool_fn fn, void *ctx, int argc, char **argv,
 		 const char *in, char **out, char **err);
+
+/*
+ * Run the built program argv[0] with stdout and stderr on pipes, read
+ * @first bytes of @fd (1 or 2; its pipe holds one page, so the program
+ * soon blocks on it and is mid-run), send SIGINT, and read both streams to
+ * their end into malloc'd *@out and *@err.  Returns the wait status, or -1
+ * if the program is not there.
+ */
+int tool_interrupt(char *const argv[], int fd, size_t first, char **out,
+		   char **err);
 
 #endif
