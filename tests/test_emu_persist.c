@@ -249,9 +249,12 @@ static void workload(struct fhint_emu *emu, uint64_t seed, int n)
 
 		if (dev->cfg.profile == EMU_PROFILE_SMR_HOST_AWARE && i % 3)
 			lba = 16384 * (1 + (uint64_t)i % 3) + (uint64_t)i * 8;
+		/* anchor=1: some deallocations anchor (UNMAP ANCHOR) */
+		bool anc = dev->cfg.anc_sup && (r >> 20) % 2;
+
 		pattern(w, lba, nlb, (uint8_t)i);
 		if (r % 11 == 0) {
-			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba, nlb, false,
+			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba, nlb, anc,
 							&chk), 0);
 		} else if (r % 13 == 0) {
 			/* one command, three ranges: one record */
@@ -259,7 +262,7 @@ static void workload(struct fhint_emu *emu, uint64_t seed, int n)
 			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba + 2 * nlb,
 							nlb, false, &chk), 0);
 			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba / 2, nlb,
-							false, &chk), 0);
+							anc, &chk), 0);
 			CU_ASSERT_EQUAL(emu_media_unmap(dev, lba, nlb, false,
 							&chk), 0);
 			CU_ASSERT_EQUAL(emu_media_batch_end(dev, &chk), 0);
@@ -269,7 +272,19 @@ static void workload(struct fhint_emu *emu, uint64_t seed, int n)
 		}
 	}
 	CU_ASSERT_EQUAL(emu_media_write_same(dev, span, 100, w, 1, &chk), 0);
+	/* anchor=1: the first run of the medium is anchored */
+	if (dev->cfg.anc_sup)
+		CU_ASSERT_EQUAL(emu_media_unmap(dev, 0, 64, true, &chk), 0);
 	free(w);
+}
+
+/* The snapshot's runs hold an anchored one (SBC-4 4.7.3.6). */
+static bool has_anchored(const struct snap *s)
+{
+	for (int i = 0; i < s->nruns; i++)
+		if (s->runs[i][2] == EMU_LBA_ANCHORED)
+			return true;
+	return false;
 }
 
 /* ---- close / reopen ---- */
@@ -299,6 +314,8 @@ static void reopen_case(const char *name, const char *keys, int n)
 	CU_ASSERT_EQUAL(info.journal_tail, 0);
 	take(emu, &b);
 	same(&a, &b);
+	if (dev_of(emu)->cfg.anc_sup)
+		CU_ASSERT_TRUE(has_anchored(&b));
 	drop(&b);
 	/* more work after a reopen, then once more */
 	workload(emu, 99, n / 2);
@@ -321,6 +338,12 @@ static void test_reopen_flash(void)
 static void test_reopen_thin(void)
 {
 	reopen_case("r-thin.img", THIN, 500);
+}
+
+static void test_reopen_anchored(void)
+{
+	reopen_case("r-anc-flash.img", FLASH "&anchor=1", 3000);
+	reopen_case("r-anc-thin.img", THIN "&anchor=1", 500);
 }
 
 static void test_reopen_smr_host_aware(void)
@@ -490,6 +513,8 @@ static void replay_equals_memory(const char *name, const char *keys,
 	take(a, &sa);
 	take(b, &sb);
 	same(&sa, &sb);
+	if (dev_of(b)->cfg.anc_sup)
+		CU_ASSERT_TRUE(has_anchored(&sa));
 	drop(&sa);
 	drop(&sb);
 	fhint_emu_close(a);
@@ -503,6 +528,11 @@ static void test_replay_equals_uncrashed_run(void)
 	replay_equals_memory("eq-thin.img", THIN, UINT64_MAX);
 	replay_equals_memory("eq-ha.img", SMR_HA, UINT64_MAX);
 	replay_equals_memory("eq-dm.img", SMR_DM, UINT64_MAX);
+	/* anchored blocks: OP_ANCHOR records, checkpoint version 3 */
+	replay_equals_memory("eq-anc-flash.img", FLASH "&anchor=1",
+			     UINT64_MAX);
+	replay_equals_memory("eq-anc-thin.img", THIN "&anchor=1", UINT64_MAX);
+	replay_equals_memory("eq-anc-flash2.img", FLASH "&anchor=1", 4096);
 	/* compaction every few records: checkpoint + tail */
 	replay_equals_memory("eq-flash2.img", FLASH, 4096);
 	replay_equals_memory("eq-ha2.img", SMR_HA, 4096);
@@ -1759,6 +1789,8 @@ static CU_TestInfo tests[] = {
 	{ "reopen restores data, mapping, statistics: flash",
 	  test_reopen_flash },
 	{ "reopen: thin", test_reopen_thin },
+	{ "reopen keeps anchored blocks anchored: flash, thin",
+	  test_reopen_anchored },
 	{ "reopen: smr host aware", test_reopen_smr_host_aware },
 	{ "reopen: smr drive managed", test_reopen_smr_drive_managed },
 	{ "crash (no close): the journal is replayed",

@@ -733,6 +733,159 @@ static void test_write_same_dout_length(void)
 	fhint_emu_close(emu);
 }
 
+/* GET LBA STATUS(16) raw: the descriptor at @lba, decoded from the spec's
+ * bytes (SBC-4 5.21.2: LBA 0-7, NUMBER OF LOGICAL BLOCKS 8-11,
+ * PROVISIONING STATUS byte 12 bits 3:0). */
+static void raw_status_is(struct fhint_emu *emu, uint64_t lba, uint32_t nlb,
+			  uint8_t ps)
+{
+	uint8_t cdb[16] = { 0x9e, 0x12 }, buf[8 + 16];
+	struct fhint_emu_cmd c;
+
+	fhint_put_be64(cdb + 2, lba);
+	fhint_put_be32(cdb + 10, sizeof(buf));
+	emu_t_exec(emu, &c, cdb, 16, NULL, 0, buf, sizeof(buf));
+	EMU_ASSERT_GOOD(&c);
+	CU_ASSERT_EQUAL(fhint_get_be64(buf + 8), lba);
+	CU_ASSERT_EQUAL(fhint_get_be32(buf + 16), nlb);
+	CU_ASSERT_EQUAL(buf[20] & 0x0f, ps);
+}
+
+/*
+ * The ANCHORED state (SBC-4 4.7.3.6) with anchor=1: UNMAP ANCHOR (5.30)
+ * and WRITE SAME(16) UNMAP ANCHOR NDOB (5.48) leave whole 4 KiB units
+ * anchored: GET LBA STATUS provisioning status 2h (libiscsi's decoder
+ * agrees), REPORT TYPE 04h lists them, they read zeros (LBPRZ 1), they
+ * are not mapped in the statistics; a write maps the unit it touches,
+ * UNMAP without ANCHOR deallocates.
+ */
+static void test_anchor_state(void)
+{
+	struct fhint_emu *emu = emu_t_open(CFG "&anchor=1");
+	struct fhint_unmap_desc d[2] = { { 200, 20 }, { 400, 24 } };
+	struct fhint_write_same_cdb w = { .cdb_len = 16, .lba = 1024,
+					  .nlb = 64, .unmap = true,
+					  .anchor = true, .ndob = true };
+	struct fhint_get_lba_status_cdb g = { .cdb_len = 32, .lba = 0,
+					      .alloc_len = 8 + 16 * 8,
+					      .report_type =
+						FHINT_LBA_STATUS_RT_ANCHORED };
+	struct fhint_lba_status_desc s[8];
+	struct fhint_lba_status_info info;
+	struct fhint_emu_stats st;
+	struct fhint_emu_cmd c;
+	struct scsi_get_lba_status *ls;
+	struct scsi_task *t;
+	uint8_t *data = xbuf(2048 * LBS), *buf, cdb[32];
+	int n;
+
+	pattern(data, 0, 2048, 9);
+	write16(emu, 0, 2048, data);
+	/* [200, 220): pages 200-207 and 208-215 whole, 216-219 a part of
+	 * a page (zeroed, stays mapped) */
+	CU_ASSERT_EQUAL(unmap(emu, &c, d, 2, true), FHINT_STATUS_GOOD);
+	EMU_ASSERT_GOOD(&c);
+	medium_zero(emu, 200, 20);
+	medium_zero(emu, 400, 24);
+	medium_is(emu, 220, 180, data + 220 * LBS);
+	raw_status_is(emu, 200, 16, FHINT_LBA_STATUS_PS_ANCHORED);
+	raw_status_is(emu, 216, 184, FHINT_LBA_STATUS_PS_MAPPED_OR_UNKNOWN);
+	raw_status_is(emu, 400, 24, FHINT_LBA_STATUS_PS_ANCHORED);
+	fhint_emu_get_stats(emu, &st);
+	CU_ASSERT_EQUAL(st.mapped_blocks, 2048 - 16 - 24);
+	CU_ASSERT_EQUAL(st.unmapped_blocks, 20 + 24);
+	/* WRITE SAME(16) UNMAP ANCHOR NDOB */
+	CU_ASSERT_EQUAL(ws(emu, &c, &w, NULL, 0), FHINT_STATUS_GOOD);
+	medium_zero(emu, 1024, 64);
+	raw_status_is(emu, 1024, 64, FHINT_LBA_STATUS_PS_ANCHORED);
+
+	/* REPORT TYPE 04h: only the anchored runs */
+	CU_ASSERT_EQUAL(fhint_get_lba_status_cdb_encode(&g, cdb, 32), 32);
+	buf = xbuf(g.alloc_len);
+	emu_t_exec(emu, &c, cdb, 32, NULL, 0, buf, g.alloc_len);
+	EMU_ASSERT_GOOD(&c);
+	n = fhint_lba_status_decode(buf, c.din_done, &info, s, 8);
+	free(buf);
+	CU_ASSERT_EQUAL(n, 3);
+	if (n == 3) {
+		desc_is(&s[0], 200, 16, FHINT_LBA_STATUS_PS_ANCHORED);
+		desc_is(&s[1], 400, 24, FHINT_LBA_STATUS_PS_ANCHORED);
+		desc_is(&s[2], 1024, 64, FHINT_LBA_STATUS_PS_ANCHORED);
+	}
+
+	/* libiscsi decodes provisioning type 2 as anchored */
+	t = scsi_cdb_get_lba_status(400, 8 + 16 * 2);
+	CU_ASSERT_FATAL(t != NULL);
+	buf = malloc(8 + 16 * 2);
+	emu_t_exec(emu, &c, t->cdb, (size_t)t->cdb_size, NULL, 0, buf,
+		   8 + 16 * 2);
+	EMU_ASSERT_GOOD(&c);
+	t->datain.data = buf;		/* freed with the task */
+	t->datain.size = (int)c.din_done;
+	ls = scsi_datain_unmarshall(t);
+	CU_ASSERT_FATAL(ls != NULL);
+	CU_ASSERT_EQUAL(ls->descriptors[0].lba, 400);
+	CU_ASSERT_EQUAL(ls->descriptors[0].num_blocks, 24);
+	CU_ASSERT_EQUAL(ls->descriptors[0].provisioning,
+			SCSI_PROVISIONING_TYPE_ANCHORED);
+	scsi_free_scsi_task(t);
+
+	/* a write of one block maps its 4 KiB page; the rest stays */
+	write16(emu, 402, 1, data + 402 * LBS);
+	raw_status_is(emu, 400, 8, FHINT_LBA_STATUS_PS_MAPPED_OR_UNKNOWN);
+	raw_status_is(emu, 408, 16, FHINT_LBA_STATUS_PS_ANCHORED);
+	medium_zero(emu, 400, 2);
+	medium_is(emu, 402, 1, data + 402 * LBS);
+	/* UNMAP without ANCHOR: deallocated */
+	d[0].lba = 408;
+	d[0].nlb = 8;
+	CU_ASSERT_EQUAL(unmap(emu, &c, d, 1, false), FHINT_STATUS_GOOD);
+	raw_status_is(emu, 408, 8, FHINT_LBA_STATUS_PS_DEALLOCATED);
+	raw_status_is(emu, 416, 8, FHINT_LBA_STATUS_PS_ANCHORED);
+	free(data);
+	fhint_emu_close(emu);
+}
+
+/*
+ * Thin pool with anchored blocks: anchored LBAs keep their mapping
+ * resources (SBC-4 4.7.3.6), so a write past the pool still gets SPACE
+ * ALLOCATION FAILED WRITE PROTECT (27/07, 4.7.3.7.3) while writes into
+ * the anchored LBAs succeed without new resources; UNMAP without ANCHOR
+ * gives them back.
+ */
+static void test_anchor_holds_pool(void)
+{
+	/* pool of 256 blocks of 512 bytes */
+	struct fhint_emu *emu = emu_t_open("?size=64M&lbs=512&profile=thin"
+					   "&pool=128K&anchor=1");
+	struct fhint_unmap_desc d = { 0, 64 };
+	struct fhint_rw_cdb w = { .op = FHINT_RW_WRITE_16, .lba = 1000,
+				  .nlb = 1 };
+	struct fhint_emu_cmd c;
+	uint8_t *data = xbuf(256 * LBS), cdb[16];
+
+	pattern(data, 0, 256, 3);
+	write16(emu, 0, 256, data);
+	CU_ASSERT_EQUAL(unmap(emu, &c, &d, 1, true), FHINT_STATUS_GOOD);
+	raw_status_is(emu, 0, 64, FHINT_LBA_STATUS_PS_ANCHORED);
+	/* the pool is still full: one more block is refused */
+	fhint_rw_cdb_encode(&w, cdb, 16);
+	emu_t_exec(emu, &c, cdb, 16, data, LBS, NULL, 0);
+	EMU_ASSERT_SENSE(&c, FHINT_SK_DATA_PROTECT,
+			 FHINT_ASC_WRITE_PROTECTED, 0x07);
+	/* into the anchored blocks: their resources are there */
+	write16(emu, 0, 64, data);
+	raw_status_is(emu, 0, 256, FHINT_LBA_STATUS_PS_MAPPED_OR_UNKNOWN);
+	/* anchored, then deallocated: room for one more */
+	CU_ASSERT_EQUAL(unmap(emu, &c, &d, 1, true), FHINT_STATUS_GOOD);
+	CU_ASSERT_EQUAL(unmap(emu, &c, &d, 1, false), FHINT_STATUS_GOOD);
+	raw_status_is(emu, 0, 64, FHINT_LBA_STATUS_PS_DEALLOCATED);
+	emu_t_exec(emu, &c, cdb, 16, data, LBS, NULL, 0);
+	EMU_ASSERT_GOOD(&c);
+	free(data);
+	fhint_emu_close(emu);
+}
+
 /* The same data path on every profile: write, UNMAP, read zeros, GET LBA
  * STATUS says deallocated, the neighbours keep their data. */
 static void test_every_profile(void)
@@ -801,6 +954,10 @@ static CU_TestInfo tests[] = {
 	  test_unmap_refusals_leave_medium },
 	{ "UNMAP from sg3_utils sg_ll_unmap_v2, ANCHOR",
 	  test_unmap_sg3_and_anchor },
+	{ "ANCHOR: GET LBA STATUS 2h (libiscsi agrees), zeros, write maps",
+	  test_anchor_state },
+	{ "ANCHOR: anchored blocks hold the thin pool (27/07)",
+	  test_anchor_holds_pool },
 	{ "WRITE SAME(10/16/32): data, UNMAP, NDOB, 0 = to the end",
 	  test_write_same_variants },
 	{ "WRITE SAME refusals, medium unchanged", test_write_same_refusals },

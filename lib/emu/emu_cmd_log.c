@@ -126,8 +126,11 @@ static void lbp_params(struct emu_dev *dev, struct log_out *o)
 	uint64_t used, avail, set = 1ULL << te, pool = emu_pool_blocks(dev);
 
 	current_stats(dev, &st);
-	/* the pool (pool=) is the resource; the capacity without it */
-	used = st.mapped_blocks < pool ? st.mapped_blocks : pool;
+	/* the pool (pool=) is the resource; the capacity without it;
+	 * anchored blocks hold theirs (SBC-4 4.7.3.6) */
+	used = st.mapped_blocks + emu_media_anchored_blocks(dev);
+	if (used > pool)
+		used = pool;
 	avail = pool - used;
 	put_lbp(o, FHINT_LOG_LBP_AVAILABLE, avail >> te);
 	put_lbp(o, FHINT_LOG_LBP_USED, (used + set - 1) >> te);

@@ -145,7 +145,8 @@ enum key_type { K_BOOL, K_UINT, K_BYTES, K_DOUBLE, K_STR, K_PROFILE, K_GC,
 	X("lbprz", K_UINT, lbprz, 0, 1, P_ALL, "0|1",			\
 	  "1: unmapped blocks read as zeros, LBPRZ (default 1)")	\
 	X("anchor", K_BOOL, anc_sup, 0, 1, P_ALL, "0|1",		\
-	  "1: ANCHOR supported, ANC_SUP (default 0)")			\
+	  "1: ANCHOR supported, ANC_SUP; UNMAP / WRITE SAME with "	\
+	  "ANCHOR leave blocks anchored (default 0)")			\
 	X("vendor", K_STR, vendor, 1, 8, P_ALL,				\
 	  "1..8 printable ASCII characters",				\
 	  "T10 VENDOR IDENTIFICATION (default FHINT)")			\

@@ -209,7 +209,7 @@ static void threshold_check(struct emu_media *m)
 
 	if (!pct)
 		return;
-	mapped = model_mapped_blocks(m);
+	mapped = model_mapped_blocks(m) + media_anchored(m);
 	above = (unsigned __int128)mapped * 100 >=
 		(unsigned __int128)emu_pool_blocks(m->dev) * pct;
 	if (above && m->threshold_armed) {
@@ -324,12 +324,17 @@ static bool thin_pool_short(struct emu_media *m, uint64_t lba, uint64_t nlb)
 
 	if (pool >= m->nblocks)
 		return false;
-	used = emu_thin_mapped(m->thin);
+	/* anchored blocks hold their resources (SBC-4 4.7.3.6) */
+	used = emu_thin_mapped(m->thin) + media_anchored(m);
 	if (used + nlb <= pool)
 		return false;
 	for (pos = lba; pos < lba + nlb; pos += run) {
+		bool anchored = false;
+
 		run = emu_thin_run(m->thin, pos, lba + nlb - pos, &mapped);
 		if (!mapped)
+			run = media_anchor_run(m, pos, run, &anchored);
+		if (!mapped && !anchored)
 			need += run;
 	}
 	return used + need > pool;
@@ -413,6 +418,7 @@ static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		media_op_fail(m);
 		return ret;
 	}
+	media_anchor_clear(m, lba, nlb, true);	/* mapped now */
 	m->host_write_blocks += nlb;
 	m->group_write_blocks[group & 63] += nlb;
 	m->store_dirty = true;
@@ -518,11 +524,13 @@ int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 		return media_refuse_broken(chk);
 	emu_timing_on_trim(dev->timing, nlb);
 	if (anchor) {
-		/* ANCHORED: resources stay allocated, data reads as zeros
-		 * (reported as mapped, see the spec note). */
-		return emu_media_write_same(dev, lba, nlb, NULL, 0, chk);
+		/* ANCHORED (SBC-4 4.7.3.6): deallocated, reads as zeros,
+		 * the resources stay reserved */
+		ret = media_anchor(m, lba, nlb, chk);
+	} else {
+		media_anchor_clear(m, lba, nlb, false);
+		ret = media_unmap(m, lba, nlb, chk);
 	}
-	ret = media_unmap(m, lba, nlb, chk);
 	if (ret)
 		return ret;
 	threshold_check(m);
@@ -540,12 +548,15 @@ int emu_media_lba_status(struct emu_dev *dev, uint64_t lba, uint64_t max,
 			 uint64_t *run, int *state)
 {
 	struct emu_media *m = dev->media;
-	bool mapped;
+	bool mapped, anchored = false;
 
 	if (lba >= m->nblocks || !max)
 		return -ERANGE;
 	*run = media_model_run(m, lba, max, &mapped);
-	*state = mapped ? EMU_LBA_MAPPED : EMU_LBA_DEALLOCATED;
+	if (!mapped)
+		*run = media_anchor_run(m, lba, *run, &anchored);
+	*state = mapped ? EMU_LBA_MAPPED : anchored ? EMU_LBA_ANCHORED :
+		 EMU_LBA_DEALLOCATED;
 	return 0;
 }
 

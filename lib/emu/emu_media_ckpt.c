@@ -57,24 +57,26 @@ static int ckpt_config(const struct emu_media *m, char *buf, size_t len)
  * host_write_blocks (8), unmapped_blocks (8), group_write_blocks[64]
  * (512), model length (8), config length (4, version 2), the stored
  * configuration ("?KEY=VALUE&...", version 2), model: FTL snapshot / SMR
- * snapshot / thin runs (emu_thin.h).
+ * snapshot / thin runs (emu_thin.h).  Version 3 (a device with anchored
+ * blocks): version 2, then the anchored set (emu_media_anchor.c).
  */
 static int ckpt_build(struct emu_media *m, uint8_t **out, size_t *outlen)
 {
 	char cfg[CKPT_CFG_MAX];
 	int clen = ckpt_config(m, cfg, sizeof(cfg));
-	size_t mlen = media_ckpt_model_len(m), len;
+	size_t mlen = media_ckpt_model_len(m), alen, len;
 	uint8_t *b, *p;
 	ssize_t n = 0;
 	int g;
 
 	if (clen < 0)
 		return clen;
-	len = CKPT_HDR + 4 + (size_t)clen + mlen;
+	alen = media_anchor_ckpt_len(m);
+	len = CKPT_HDR + 4 + (size_t)clen + mlen + alen;
 	b = malloc(len);
 	if (!b)
 		return -ENOMEM;
-	fhint_put_le32(b, CKPT_VERSION);
+	fhint_put_le32(b, alen ? CKPT_V3_ANCHOR : CKPT_VERSION);
 	fhint_put_le32(b + 4, (uint32_t)m->profile);
 	fhint_put_le64(b + 8, m->nblocks);
 	fhint_put_le64(b + 16, m->host_write_blocks);
@@ -97,6 +99,9 @@ static int ckpt_build(struct emu_media *m, uint8_t **out, size_t *outlen)
 		n = emu_thin_snapshot_write(m->thin, p, mlen);
 		break;
 	}
+	if (n == (ssize_t)mlen && alen)
+		n = media_anchor_ckpt_write(m, p + mlen, alen) ==
+		    (ssize_t)alen ? (ssize_t)mlen : -EIO;
 	if (n != (ssize_t)mlen) {
 		free(b);
 		return n < 0 ? (int)n : -EIO;
@@ -111,19 +116,20 @@ static int ckpt_load(struct emu_media *m, const uint8_t *b, size_t len,
 {
 	const uint8_t *p = b + CKPT_HDR;
 	uint32_t version = len >= 4 ? fhint_get_le32(b) : 0;
-	uint64_t mlen;
+	bool cfg = version == CKPT_VERSION || version == CKPT_V3_ANCHOR;
+	uint64_t mlen, rest;
 	int g, ret = 0;
 
 	/* version 2 holds the stored configuration before the model (read
 	 * before the device was built: media_stored_config) */
-	if (version == CKPT_VERSION && len >= CKPT_HDR + 4 &&
+	if (cfg && len >= CKPT_HDR + 4 &&
 	    fhint_get_le32(b + CKPT_HDR) <= len - CKPT_HDR - 4)
 		p += 4 + fhint_get_le32(b + CKPT_HDR);
-	if (len < CKPT_HDR || (version == CKPT_VERSION && p == b + CKPT_HDR))
+	if (len < CKPT_HDR || (cfg && p == b + CKPT_HDR))
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
 				  "checkpoint of %zu bytes is truncated",
 				  m->meta, len);
-	if ((version != CKPT_VERSION && version != CKPT_V1) ||
+	if ((!cfg && version != CKPT_V1) ||
 	    fhint_get_le32(b + 4) != (uint32_t)m->profile ||
 	    fhint_get_le64(b + 8) != m->nblocks)
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
@@ -132,7 +138,8 @@ static int ckpt_load(struct emu_media *m, const uint8_t *b, size_t len,
 				  fhint_get_le32(b), fhint_get_le32(b + 4),
 				  (unsigned long long)fhint_get_le64(b + 8));
 	mlen = fhint_get_le64(b + 544);
-	if (mlen != len - (size_t)(p - b))
+	rest = len - (size_t)(p - b);
+	if (version == CKPT_V3_ANCHOR ? mlen > rest : mlen != rest)
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: "
 				  "checkpoint model length %llu, record has "
 				  "%zu", m->meta, (unsigned long long)mlen,
@@ -153,6 +160,9 @@ static int ckpt_load(struct emu_media *m, const uint8_t *b, size_t len,
 		ret = emu_thin_snapshot_read(m->thin, p, (size_t)mlen);
 		break;
 	}
+	if (!ret && version == CKPT_V3_ANCHOR)
+		ret = media_anchor_ckpt_read(m, p + mlen,
+					     (size_t)(rest - mlen));
 	if (ret)
 		return emu_seterr(err, errlen, -EBADMSG, "metadata %s: the "
 				  "model state in the checkpoint is "
@@ -258,7 +268,7 @@ static int replay_op(struct emu_media *m, const uint8_t *p, size_t len,
 	uint64_t dbytes = len - OP_HDR;
 	int ret;
 
-	if (kind > OP_UNMAPV || group > 63 || dlen != want ||
+	if (kind > OP_ANCHOR || group > 63 || dlen != want ||
 	    (!dlen && count))
 		return -EINVAL;
 	if (kind == OP_UNMAPV) {
@@ -273,10 +283,13 @@ static int replay_op(struct emu_media *m, const uint8_t *p, size_t len,
 		r = p + OP_HDR + dbytes;
 		if (unmapv_check(m, r, lba, nlb))
 			return -EINVAL;
-		if (m->thin)
-			for (uint64_t k = 0; k < lba; k++, r += OP_RANGE)
+		for (uint64_t k = 0; k < lba; k++, r += OP_RANGE) {
+			if (m->thin)
 				emu_thin_set(m->thin, fhint_get_le64(r),
 					     fhint_get_le64(r + 8), false);
+			media_anchor_clear(m, fhint_get_le64(r),
+					   fhint_get_le64(r + 8), false);
+		}
 		m->unmapped_blocks += nlb;
 	} else if ((uint64_t)count * dlen != dbytes || lba > m->nblocks ||
 		   nlb > m->nblocks - lba) {
@@ -287,10 +300,19 @@ static int replay_op(struct emu_media *m, const uint8_t *p, size_t len,
 		m->group_write_blocks[group] += nlb;
 		if (m->thin)
 			emu_thin_set(m->thin, lba, nlb, true);
+		media_anchor_clear(m, lba, nlb, true);
 	} else if (kind == OP_UNMAP) {
 		m->unmapped_blocks += nlb;
 		if (m->thin)
 			emu_thin_set(m->thin, lba, nlb, false);
+		media_anchor_clear(m, lba, nlb, false);
+	} else if (kind == OP_ANCHOR) {
+		if (count)
+			return -EINVAL;
+		if (media_anchor_set(m, lba, nlb))
+			return emu_seterr(err, errlen, -ENOMEM, "metadata %s: "
+					  "out of memory for the anchored "
+					  "blocks", m->meta);
 	}
 	ret = apply_deltas(m, p + OP_HDR, count, dlen, &bad);
 	if (ret)
@@ -435,7 +457,8 @@ int emu_media_stored_config(const struct emu_config *cfg,
 	clen = got >= CKPT_HDR + 4 ? fhint_get_le32(b + CKPT_HDR) : 0;
 	/* an older checkpoint, or a damaged one: the header's geometry */
 	if (type != JR_CHECKPOINT || got < CKPT_HDR + 4 ||
-	    fhint_get_le32(b) != CKPT_VERSION || clen > CKPT_CFG_MAX ||
+	    (fhint_get_le32(b) != CKPT_VERSION &&
+	     fhint_get_le32(b) != CKPT_V3_ANCHOR) || clen > CKPT_CFG_MAX ||
 	    got < CKPT_HDR + 4 + clen) {
 		config_of_ident(&id, stored);
 		return 1;

@@ -129,9 +129,11 @@ int media_make_model(struct emu_media *m, const struct emu_config *cfg,
 	emu_ftl_destroy(m->ftl);
 	emu_smr_destroy(m->smr);
 	emu_thin_destroy(m->thin);
+	emu_thin_destroy(m->anch);
 	m->ftl = NULL;
 	m->smr = NULL;
 	m->thin = NULL;
+	m->anch = NULL;
 	switch (m->profile) {
 	case EMU_PROFILE_FLASH:
 		/* (reclaim: whole pages, emu_config_parse sees to it; page:
@@ -262,6 +264,7 @@ void emu_media_close(struct emu_media *m)
 	emu_ftl_destroy(m->ftl);
 	emu_smr_destroy(m->smr);
 	emu_thin_destroy(m->thin);
+	emu_thin_destroy(m->anch);
 	free(m->bounce);
 	free(m->dbuf);
 	free(m->cand);
@@ -308,10 +311,10 @@ static int resize_flash(struct emu_media *m, uint64_t nblocks, char *err,
 	return 0;
 }
 
-static int resize_thin(struct emu_media *m, uint64_t nblocks, char *err,
+static int resize_thin(struct emu_thin *t, uint64_t nblocks, char *err,
 		       size_t errlen)
 {
-	int ret = emu_thin_resize(m->thin, nblocks);
+	int ret = emu_thin_resize(t, nblocks);
 
 	if (ret == -EFBIG)
 		return emu_seterr(err, errlen, -EINVAL, "thin: %llu blocks "
@@ -350,7 +353,9 @@ int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
 					  strerror(-ret));
 	}
 	ret = m->ftl ? resize_flash(m, nblocks, err, errlen) :
-	      resize_thin(m, nblocks, err, errlen);
+	      resize_thin(m->thin, nblocks, err, errlen);
+	if (!ret && m->anch)
+		ret = resize_thin(m->anch, nblocks, err, errlen);
 	if (ret)
 		return ret;
 	m->nblocks = nblocks;

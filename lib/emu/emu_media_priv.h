@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "emu_journal.h"
 #include "emu_media.h"
@@ -54,6 +55,8 @@ struct emu_store;
 #define OP_WRITE	1
 #define OP_UNMAP	2	/* one range (journals before OP_UNMAPV) */
 #define OP_UNMAPV	3	/* a command's ranges: lba = count, nlb = sum */
+#define OP_ANCHOR	4	/* the whole units of lba, nlb anchored (after
+				 * the OP_UNMAPV that deallocated them) */
 
 #define OP_RANGE	16	/* OP_UNMAPV range: lba (8), nlb (8) */
 
@@ -62,6 +65,8 @@ struct emu_store;
 #define CKPT_VERSION	2	/* config length (4) at CKPT_HDR, the
 				 * stored configuration, then the model */
 #define CKPT_V1		1
+#define CKPT_V3_ANCHOR	3	/* version 2, then the anchored set after
+				 * the model: length (8), runs (emu_thin.h) */
 #define CKPT_CFG_MAX	4096	/* stored configuration bytes, at most */
 #define META_SUFFIX	".fhint-meta"
 #define DAMAGED_SUFFIX	".damaged"	/* recover=1 keeps a damaged
@@ -84,6 +89,8 @@ struct emu_media {
 	struct emu_ftl *ftl;		/* flash */
 	struct emu_thin *thin;		/* thin */
 	struct emu_smr *smr;		/* shingled */
+	/* the anchored LBAs (emu_media_anchor.c); NULL: none ever */
+	struct emu_thin *anch;
 	/* media counters (not the model's) */
 	uint64_t host_write_blocks;
 	uint64_t unmapped_blocks;
@@ -183,6 +190,31 @@ int media_batch_flush(struct emu_media *m, struct fhint_check *chk);
 /* Shingled: punch the zones from @first (@count of them) now empty. */
 void media_smr_punch_empty(struct emu_media *m, uint32_t first,
 			   uint32_t count);
+
+/* ---- the ANCHORED state (emu_media_anchor.c) ---- */
+
+/* Deallocate [lba, lba + nlb) and anchor its whole units; the records
+ * OP_UNMAPV then OP_ANCHOR.  0 or -errno with chk set. */
+int media_anchor(struct emu_media *m, uint64_t lba, uint64_t nlb,
+		 struct fhint_check *chk);
+/* Mark the whole units of the range anchored (replay): 0 or -ENOMEM. */
+int media_anchor_set(struct emu_media *m, uint64_t lba, uint64_t nlb);
+/* No longer anchored: the units a write touches (@outer), or the whole
+ * units a deallocation names. */
+void media_anchor_clear(struct emu_media *m, uint64_t lba, uint64_t nlb,
+			bool outer);
+/* How many LBAs are anchored. */
+uint64_t media_anchored(const struct emu_media *m);
+/* From @lba: the length (<= @max) of the run of one state, *anchored. */
+uint64_t media_anchor_run(const struct emu_media *m, uint64_t lba,
+			  uint64_t max, bool *anchored);
+/* The checkpoint's anchored section: bytes (0: none), write (bytes or
+ * -errno), read (0 or -EBADMSG / -ENOMEM). */
+size_t media_anchor_ckpt_len(const struct emu_media *m);
+ssize_t media_anchor_ckpt_write(const struct emu_media *m, uint8_t *buf,
+				size_t len);
+int media_anchor_ckpt_read(struct emu_media *m, const uint8_t *buf,
+			   size_t len);
 
 /* ---- checkpoint and replay (emu_media_ckpt.c) ---- */
 

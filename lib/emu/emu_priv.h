@@ -414,6 +414,8 @@ int emu_media_collect(struct emu_dev *dev);
 /* Close the open block of @group's stream early (FDP Reclaim Unit Handle
  * Update, journaled): the pages given up, -EIO, -EROFS, -ENODEV. */
 int64_t emu_media_close_group(struct emu_dev *dev, uint8_t group);
+/* Anchored blocks (SBC-4 4.7.3.6): deallocated, resources reserved. */
+uint64_t emu_media_anchored_blocks(struct emu_dev *dev);
 /* Blocks the device may map: the thin pool (pool=), else the capacity. */
 uint64_t emu_pool_blocks(const struct emu_dev *dev);
 /* Tests only: make the backing store's pread/pwrite/fallocate/fdatasync

@@ -388,6 +388,55 @@ static void test_anchor_per_anc_sup(void)
 			   "SBC-4 4.7.4.5)", ps);
 }
 
+/*
+ * An anchored LBA (SBC-4 4.7.3.6) reads as an unmapped one (4.7.4.4,
+ * LBPRZ) and becomes mapped when written (the anchored to mapped
+ * transition of 4.7.3.6).
+ */
+static void test_anchored_read_then_write_maps(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	struct fhint_unmap_desc d;
+	struct conf_res res;
+	uint64_t lba, nlb;
+	uint8_t *buf;
+	int ps;
+
+	CONF_NEED_UNMAP();
+	if (!c->g.have_lbp || !c->g.lbp.anc_sup)
+		CONF_SKIP("ANC_SUP 0 (or no VPD B2h): no anchored state");
+	CONF_NEED_GRANULES(3, 1, &lba, &nlb);
+	if (conf_fill(lba, (uint32_t)nlb, 0x55, &res))
+		CONF_SKIP("could not write the test pattern");
+	d.lba = lba;
+	d.nlb = (uint32_t)nlb;
+	conf_unmap(&d, 1, true, &res);
+	conf_expect_good(&res, "UNMAP ANCHOR of one granule");
+	ps = conf_lba_status(lba, NULL, &res);
+	if (ps < 0)
+		CONF_SKIP("GET LBA STATUS not supported");
+	if (ps != FHINT_LBA_STATUS_PS_ANCHORED)
+		CONF_SKIP("the device kept the granule mapped (status %d): no "
+			  "anchored LBA to test", ps);
+	if (c->g.rc16.lbprz) {
+		buf = conf_alloc((size_t)nlb * c->lbs);
+		conf_read(lba, (uint32_t)nlb, buf, &res);
+		conf_expect_good(&res, "READ of anchored LBAs");
+		CONF_CHECK(conf_all_zero(buf, (size_t)nlb * c->lbs),
+			   "LBPRZ 1 but anchored LBAs %llu+%llu do not read "
+			   "zeros (SBC-4 4.7.4.4)", (unsigned long long)lba,
+			   (unsigned long long)nlb);
+		free(buf);
+	}
+	if (conf_fill(lba, (uint32_t)nlb, 0x56, &res))
+		CONF_CHECK(false, "WRITE to anchored LBAs failed");
+	ps = conf_lba_status(lba, NULL, &res);
+	CONF_CHECK(ps == FHINT_LBA_STATUS_PS_MAPPED_OR_UNKNOWN ||
+		   ps == FHINT_LBA_STATUS_PS_MAPPED,
+		   "written anchored LBA %llu reported status %d, expected "
+		   "mapped (SBC-4 4.7.3.6)", (unsigned long long)lba, ps);
+}
+
 static void test_read_after_unmap_lbprz(void)
 {
 	struct conf_ctx *c = conf_ctx();
@@ -487,6 +536,8 @@ static const struct conf_test tests[] = {
 	{ "sbc4_5_30_2_overlapping_descs_accepted",
 	  test_overlapping_descs_accepted },
 	{ "sbc4_5_30_1_anchor_per_b2_anc_sup", test_anchor_per_anc_sup },
+	{ "sbc4_4_7_3_6_anchored_reads_lbprz_write_maps",
+	  test_anchored_read_then_write_maps },
 	{ "sbc4_4_7_4_4_read_after_unmap_matches_lbprz",
 	  test_read_after_unmap_lbprz },
 	{ "sbc4_5_21_get_lba_status_after_unmap_deallocated",
