@@ -287,9 +287,10 @@ static void test_write_same_and_anchor(void)
 	CU_ASSERT_EQUAL(emu_media_read(dev, 8, 16, r, &chk), 0);
 	CU_ASSERT_TRUE(all_zero(r, 16 * 512));
 	STATUS(dev, 8, 16, EMU_LBA_MAPPED, 16);
-	/* ANCHOR: zeros, stays mapped (reported mapped) */
+	/* ANCHOR: zeros, anchored (SBC-4 4.7.3.6), the page's data gone */
 	CU_ASSERT_EQUAL(emu_media_unmap(dev, 24, 8, true, &chk), 0);
-	STATUS(dev, 24, 8, EMU_LBA_MAPPED, 8);
+	STATUS(dev, 24, 8, EMU_LBA_ANCHORED, 8);
+	STATUS(dev, 32, 8, EMU_LBA_MAPPED, 8);
 	CU_ASSERT_EQUAL(emu_media_read(dev, 24, 8, r, &chk), 0);
 	CU_ASSERT_TRUE(all_zero(r, 8 * 512));
 	free(r);
