@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * fhint-ua: record unit attentions.
+ * fhint-ua: record unit attentions and NVMe asynchronous events.
  *
  * Two sources:
  *   tur     TEST UNIT READY (SPC-5 6.47) polled over any fhint target; a
@@ -10,7 +10,11 @@
  *           name, Linux SDEV_EVT_* and SDEV_UA=...).
  *   uevent  what the Linux SCSI midlayer saw: scsi_evt_emit() sends a
  *           KOBJ_CHANGE uevent with SDEV_UA=... on the scsi_device
- *           (libudev, kernel netlink monitor, subsystem "scsi").
+ *           (libudev, kernel netlink monitor, subsystem "scsi"); and the
+ *           asynchronous events Linux's nvme driver passes on: a
+ *           KOBJ_CHANGE uevent with NVME_AEN=<completion dword 0> on the
+ *           controller (nvme_aen_uevent(), subsystem "nvme"), decoded
+ *           with fhint_nvme_aen_uevent_decode() (NVMe Base 2.0 5.2.1).
  * Output: one JSON object per line (default), or journal entries with
  * --journal (libsystemd, when built with it).
  */
@@ -253,25 +257,11 @@ int ua_parse_time(const char *s, struct timespec *t)
 	return 0;
 }
 
-struct json_object *ua_record_json(const struct ua_record *rec,
-				   const struct ua_identity *id,
-				   const char *target)
+static void scsi_record_json(struct json_object *j,
+			     const struct ua_record *rec)
 {
-	struct json_object *j = json_object_new_object();
-	char tbuf[48], code[8];
+	char code[8];
 
-	format_time(&rec->time, tbuf, sizeof(tbuf));
-	json_object_object_add(j, "time", json_object_new_string(tbuf));
-	json_object_object_add(j, "source", json_object_new_string(rec->source));
-	json_object_object_add(j, "target", target ? cli_json_str(target) :
-			       NULL);
-	if (rec->devpath[0])
-		json_object_object_add(j, "devpath",
-				       json_object_new_string(rec->devpath));
-	json_object_object_add(j, "serial", id && id->serial[0] ?
-			       json_object_new_string(id->serial) : NULL);
-	json_object_object_add(j, "naa", id && id->naa[0] ?
-			       json_object_new_string(id->naa) : NULL);
 	json_object_object_add(j, "sense_key",
 			       json_object_new_int(rec->sense_key));
 	json_object_object_add(j, "sense_key_name",
@@ -297,7 +287,79 @@ struct json_object *ua_record_json(const struct ua_record *rec,
 			       json_object_new_string(rec->linux_event) : NULL);
 	json_object_object_add(j, "sdev_ua", rec->sdev_ua ?
 			       json_object_new_string(rec->sdev_ua) : NULL);
+}
+
+/* The fields of an NVMe asynchronous event (Base 2.0 5.2.1). */
+static void nvme_record_json(struct json_object *j,
+			     const struct ua_record *rec)
+{
+	const struct fhint_nvme_aen *a = &rec->aen;
+	const char *log = fhint_nvme_aen_log_name(a->lid);
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "0x%08" PRIx32, a->dw0);
+	json_object_object_add(j, "aen", json_object_new_string(buf));
+	json_object_object_add(j, "aen_type", json_object_new_int(a->type));
+	json_object_object_add(j, "aen_type_name",
+			       json_object_new_string(fhint_nvme_aen_type_name(a->type)));
+	json_object_object_add(j, "aen_info", json_object_new_int(a->info));
+	json_object_object_add(j, "name", rec->name[0] ?
+			       json_object_new_string(rec->name) : NULL);
+	json_object_object_add(j, "log_page", json_object_new_int(a->lid));
+	json_object_object_add(j, "log_page_name", log ?
+			       json_object_new_string(log) : NULL);
+	snprintf(buf, sizeof(buf), FHINT_NVME_AEN_UEVENT_VAR "=%#08" PRIx32,
+		 a->dw0);
+	json_object_object_add(j, "nvme_aen", json_object_new_string(buf));
+}
+
+struct json_object *ua_record_json(const struct ua_record *rec,
+				   const struct ua_identity *id,
+				   const char *target)
+{
+	struct json_object *j = json_object_new_object();
+	char tbuf[48];
+
+	format_time(&rec->time, tbuf, sizeof(tbuf));
+	json_object_object_add(j, "time", json_object_new_string(tbuf));
+	json_object_object_add(j, "source", json_object_new_string(rec->source));
+	json_object_object_add(j, "target", target ? cli_json_str(target) :
+			       NULL);
+	if (rec->devpath[0])
+		json_object_object_add(j, "devpath",
+				       json_object_new_string(rec->devpath));
+	json_object_object_add(j, "serial", id && id->serial[0] ?
+			       json_object_new_string(id->serial) : NULL);
+	json_object_object_add(j, "naa", id && id->naa[0] ?
+			       json_object_new_string(id->naa) : NULL);
+	json_object_object_add(j, "protocol",
+			       json_object_new_string(rec->nvme ? "nvme" : "scsi"));
+	if (rec->nvme)
+		nvme_record_json(j, rec);
+	else
+		scsi_record_json(j, rec);
 	return j;
+}
+
+int ua_nvme_aen_record(const char *val, struct ua_record *rec)
+{
+	struct fhint_nvme_aen a;
+	const char *name;
+
+	if (fhint_nvme_aen_uevent_decode(val, &a))
+		return -EINVAL;
+	rec->nvme = true;
+	rec->aen = a;
+	rec->sense_key = 0;
+	rec->asc = rec->ascq = -1;
+	rec->linux_event = rec->sdev_ua = NULL;
+	name = fhint_nvme_aen_info_name(a.type, a.info);
+	if (name)
+		snprintf(rec->name, sizeof(rec->name), "%s", name);
+	else
+		snprintf(rec->name, sizeof(rec->name), "%s, information %02Xh",
+			 fhint_nvme_aen_type_name(a.type), a.info);
+	return 0;
 }
 
 /* ---- options ---- */
@@ -327,7 +389,8 @@ static void usage(FILE *f)
 "Usage: " PROG " [OPTIONS] TARGET\n"
 "       " PROG " [OPTIONS] --uevents\n"
 "Record unit attentions as JSON lines: TEST UNIT READY polling of TARGET,\n"
-"or the kernel's SDEV_UA uevents of SCSI devices (--uevents).\n"
+"or the kernel's SDEV_UA uevents of SCSI devices and NVME_AEN uevents of\n"
+"NVMe controllers (--uevents).\n"
 "\n"
 "  --interval MS   poll / wait period in milliseconds (default 1000)\n"
 "  --count N       stop after N records\n"
@@ -335,6 +398,7 @@ static void usage(FILE *f)
 "                  without it: drain the pending unit attentions (TUR\n"
 "                  until GOOD) or, with --uevents, listen one interval\n"
 "  --uevents       kernel uevents with SDEV_UA (libudev, subsystem scsi)\n"
+"                  and NVME_AEN (subsystem nvme)\n"
 "  --since TIME    skip records before TIME (RFC 3339, e.g.\n"
 "                  2026-12-03T07:00:00Z)\n"
 "  --output FILE   append the JSON lines to FILE instead of stdout\n"
@@ -479,13 +543,33 @@ static bool before_since(const struct ua_opts *o, const struct timespec *t)
 }
 
 #ifdef HAVE_LIBSYSTEMD
-static int emit_journal(struct ua_ctx *cx, const struct ua_record *rec)
+static int journal_nvme(struct ua_ctx *cx, const struct ua_record *rec,
+			const char *tbuf)
 {
-	char tbuf[48];
-	int ret;
+	const char *log = fhint_nvme_aen_log_name(rec->aen.lid);
 
-	format_time(&rec->time, tbuf, sizeof(tbuf));
-	ret = sd_journal_send(
+	return sd_journal_send(
+		"MESSAGE=%s: %s: NVMe ASYNCHRONOUS EVENT: %s: %s (log page %02Xh%s%s)",
+		PROG, rec->devpath, fhint_nvme_aen_type_name(rec->aen.type),
+		rec->name, rec->aen.lid, log ? " " : "", log ? log : "",
+		"PRIORITY=%d", LOG_NOTICE,
+		"SYSLOG_IDENTIFIER=%s", PROG,
+		"FHINT_TIME=%s", tbuf,
+		"FHINT_SOURCE=%s", rec->source,
+		"FHINT_DEVPATH=%s", rec->devpath,
+		"FHINT_SERIAL=%s", cx->id.serial,
+		"FHINT_NVME_AEN=0x%08" PRIx32, rec->aen.dw0,
+		"FHINT_AEN_TYPE=%u", rec->aen.type,
+		"FHINT_AEN_INFO=%u", rec->aen.info,
+		"FHINT_AEN_LOG_PAGE=%u", rec->aen.lid,
+		"FHINT_UA_NAME=%s", rec->name,
+		NULL);
+}
+
+static int journal_scsi(struct ua_ctx *cx, const struct ua_record *rec,
+			const char *tbuf)
+{
+	return sd_journal_send(
 		"MESSAGE=%s: %s: UNIT ATTENTION: %s (%02X/%02X)",
 		PROG, cx->o->target ? cx->o->target : rec->devpath,
 		rec->name[0] ? rec->name : "?", rec->asc & 0xff,
@@ -504,6 +588,16 @@ static int emit_journal(struct ua_ctx *cx, const struct ua_record *rec)
 		"FHINT_UA_NAME=%s", rec->name,
 		"FHINT_SDEV_UA=%s", rec->sdev_ua ? rec->sdev_ua : "",
 		NULL);
+}
+
+static int emit_journal(struct ua_ctx *cx, const struct ua_record *rec)
+{
+	char tbuf[48];
+	int ret;
+
+	format_time(&rec->time, tbuf, sizeof(tbuf));
+	ret = rec->nvme ? journal_nvme(cx, rec, tbuf) :
+			  journal_scsi(cx, rec, tbuf);
 	if (ret < 0)
 		return cli_err(PROG, CLI_EXIT_DEVICE, "journal: %s",
 			       strerror(-ret));
@@ -647,6 +741,68 @@ static size_t read_file(const char *dir, const char *name, uint8_t *buf,
 	return n > 0 ? (size_t)n : 0;
 }
 
+/* A SCSI device's SDEV_UA uevent: the catalog's names, the identity
+ * from its sysfs VPD pages. */
+static void scsi_uevent(struct udev_device *d, const char *val,
+			struct ua_record *rec, struct ua_identity *id)
+{
+	uint8_t p80[UA_VPD_LEN], p83[UA_VPD_LEN];
+	const char *syspath = udev_device_get_syspath(d);
+
+	uevent_names(rec, val);
+	if (syspath)
+		id_from_pages(id, p80, read_file(syspath, "vpd_pg80", p80,
+						 sizeof(p80)),
+			      p83, read_file(syspath, "vpd_pg83", p83,
+					     sizeof(p83)));
+}
+
+/* An NVMe controller's NVME_AEN uevent: the event decoded, the identity
+ * from the controller's sysfs serial (Identify Controller SN).  0, or
+ * -EINVAL for a malformed value. */
+static int nvme_uevent(struct udev_device *d, const char *val,
+		       struct ua_record *rec, struct ua_identity *id)
+{
+	const char *sn = udev_device_get_sysattr_value(d, "serial");
+
+	if (ua_nvme_aen_record(val, rec))
+		return -EINVAL;
+	if (sn)
+		copy_trimmed(id->serial, sizeof(id->serial),
+			     (const uint8_t *)sn, strlen(sn));
+	return 0;
+}
+
+/* The record of a uevent: 1 when it carries SDEV_UA or a well-formed
+ * NVME_AEN, else 0. */
+static int uevent_record(const struct ua_ctx *cx, struct udev_device *d,
+			 struct ua_record *rec, struct ua_identity *id)
+{
+	const char *sdev_ua = udev_device_get_property_value(d, "SDEV_UA");
+	const char *aen = udev_device_get_property_value(d,
+						FHINT_NVME_AEN_UEVENT_VAR);
+
+	if (!sdev_ua && !aen)
+		return 0;
+	memset(rec, 0, sizeof(*rec));
+	memset(id, 0, sizeof(*id));
+	clock_gettime(CLOCK_REALTIME, &rec->time);
+	rec->source = "uevent";
+	snprintf(rec->devpath, sizeof(rec->devpath), "%s",
+		 udev_device_get_devpath(d) ? udev_device_get_devpath(d) : "");
+	if (sdev_ua) {
+		scsi_uevent(d, sdev_ua, rec, id);
+		return 1;
+	}
+	if (nvme_uevent(d, aen, rec, id)) {
+		if (cx->o->verbose)
+			fprintf(stderr, PROG ": %s: malformed NVME_AEN '%s' ignored\n",
+				rec->devpath, aen);
+		return 0;
+	}
+	return 1;
+}
+
 static int run_uevents(struct ua_ctx *cx)
 {
 	struct udev *udev = udev_new();
@@ -655,9 +811,7 @@ static int run_uevents(struct ua_ctx *cx)
 	struct ua_record rec;
 	struct ua_identity id;
 	struct pollfd pfd;
-	uint8_t p80[UA_VPD_LEN], p83[UA_VPD_LEN];
 	struct timespec end, now;
-	const char *val, *syspath;
 	int ret = 0, n, wait_ms;
 
 	if (!udev)
@@ -671,6 +825,8 @@ static int run_uevents(struct ua_ctx *cx)
 	}
 	if (udev_monitor_filter_add_match_subsystem_devtype(mon, "scsi",
 							    NULL) < 0 ||
+	    udev_monitor_filter_add_match_subsystem_devtype(mon, "nvme",
+							    NULL) < 0 ||
 	    udev_monitor_enable_receiving(mon) < 0) {
 		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			      "uevents: cannot listen to kernel uevents (%s)",
@@ -678,7 +834,7 @@ static int run_uevents(struct ua_ctx *cx)
 		goto out;
 	}
 	if (cx->o->verbose)
-		fprintf(stderr, PROG ": listening to kernel uevents, subsystem scsi\n");
+		fprintf(stderr, PROG ": listening to kernel uevents, subsystems scsi and nvme\n");
 	pfd.fd = udev_monitor_get_fd(mon);
 	pfd.events = POLLIN;
 	clock_gettime(CLOCK_MONOTONIC, &end);
@@ -714,24 +870,7 @@ static int run_uevents(struct ua_ctx *cx)
 		d = udev_monitor_receive_device(mon);
 		if (!d)
 			continue;
-		val = udev_device_get_property_value(d, "SDEV_UA");
-		if (val) {
-			memset(&rec, 0, sizeof(rec));
-			clock_gettime(CLOCK_REALTIME, &rec.time);
-			rec.source = "uevent";
-			snprintf(rec.devpath, sizeof(rec.devpath), "%s",
-				 udev_device_get_devpath(d) ?
-				 udev_device_get_devpath(d) : "");
-			uevent_names(&rec, val);
-			memset(&id, 0, sizeof(id));
-			syspath = udev_device_get_syspath(d);
-			if (syspath)
-				id_from_pages(&id, p80,
-					      read_file(syspath, "vpd_pg80", p80,
-							sizeof(p80)),
-					      p83,
-					      read_file(syspath, "vpd_pg83", p83,
-							sizeof(p83)));
+		if (uevent_record(cx, d, &rec, &id)) {
 			cx->id = id;
 			ret = emit(cx, &rec, &id);
 		}

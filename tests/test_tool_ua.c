@@ -526,6 +526,77 @@ static void test_journal(void)
 	fhint_dev_close(dev);
 }
 
+/* ---- NVMe asynchronous events: the record of an NVME_AEN value ---- */
+
+static bool jnull(struct json_object *j, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return json_object_object_get_ex(j, key, &v) && !v;
+}
+
+static void test_nvme_aen_record(void)
+{
+	struct ua_identity id = { .serial = "fhintaen" };
+	struct ua_record rec;
+	struct json_object *j;
+
+	/* what Linux sends for a SMART temperature event: type 1h,
+	 * information 01h, log page 02h (NVMe Base 2.0 5.2.1) */
+	memset(&rec, 0, sizeof(rec));
+	rec.source = "uevent";
+	CU_ASSERT_EQUAL(ua_nvme_aen_record("0x020101", &rec), 0);
+	j = ua_record_json(&rec, &id, NULL);
+	ASSERT_JSTR(j, "protocol", "nvme");
+	ASSERT_JSTR(j, "source", "uevent");
+	ASSERT_JSTR(j, "serial", "fhintaen");
+	ASSERT_JSTR(j, "aen", "0x00020101");
+	CU_ASSERT_EQUAL(jint(j, "aen_type"), 1);
+	ASSERT_JSTR(j, "aen_type_name", "SMART / Health status");
+	CU_ASSERT_EQUAL(jint(j, "aen_info"), 1);
+	ASSERT_JSTR(j, "name", "Temperature Threshold");
+	CU_ASSERT_EQUAL(jint(j, "log_page"), 2);
+	ASSERT_JSTR(j, "log_page_name", "SMART / Health Information");
+	ASSERT_JSTR(j, "nvme_aen", "NVME_AEN=0x020101");
+	/* no sense data in an NVMe record */
+	CU_ASSERT_FALSE(json_object_object_get_ex(j, "sense_key", NULL));
+	CU_ASSERT_FALSE(json_object_object_get_ex(j, "sdev_ua", NULL));
+	json_object_put(j);
+
+	/* Namespace Attribute Changed, log page 04h */
+	CU_ASSERT_EQUAL(ua_nvme_aen_record("NVME_AEN=0x040002", &rec), 0);
+	j = ua_record_json(&rec, NULL, NULL);
+	CU_ASSERT_EQUAL(jint(j, "aen_type"), 2);
+	ASSERT_JSTR(j, "name", "Namespace Attribute Changed");
+	ASSERT_JSTR(j, "log_page_name", "Changed Namespace List");
+	CU_ASSERT_TRUE(jnull(j, "serial"));
+	json_object_put(j);
+
+	/* vendor specific: named by type and information, page unnamed */
+	CU_ASSERT_EQUAL(ua_nvme_aen_record("0xc01207", &rec), 0);
+	j = ua_record_json(&rec, NULL, NULL);
+	ASSERT_JSTR(j, "name", "Vendor specific, information 12h");
+	CU_ASSERT_EQUAL(jint(j, "log_page"), 0xc0);
+	CU_ASSERT_TRUE(jnull(j, "log_page_name"));
+	json_object_put(j);
+
+	/* malformed: refused, the record untouched */
+	CU_ASSERT_EQUAL(ua_nvme_aen_record("020101", &rec), -EINVAL);
+	CU_ASSERT_EQUAL(rec.aen.dw0, 0x00c01207u);
+
+	/* a unit attention says it is SCSI */
+	memset(&rec, 0, sizeof(rec));
+	rec.source = "tur";
+	rec.sense_key = FHINT_SK_UNIT_ATTENTION;
+	rec.asc = 0x2a;
+	rec.ascq = 0x09;
+	j = ua_record_json(&rec, NULL, "emu:");
+	ASSERT_JSTR(j, "protocol", "scsi");
+	ASSERT_JSTR(j, "code", "2A/09");
+	CU_ASSERT_FALSE(json_object_object_get_ex(j, "aen", NULL));
+	json_object_put(j);
+}
+
 /* ---- uevents: cannot see SCSI devices here; start and stop ---- */
 
 static void test_uevents_start_and_stop(void)
@@ -566,6 +637,7 @@ static CU_TestInfo tests[] = {
 	{ "bad usage exits 2 and touches nothing", test_bad_usage_exits_2 },
 	{ "--journal", test_journal },
 	{ "--uevents starts and stops", test_uevents_start_and_stop },
+	{ "NVME_AEN uevent values recorded with the spec's names", test_nvme_aen_record },
 	CU_TEST_INFO_NULL,
 };
 

@@ -21,6 +21,7 @@
 #include <fhint/hints.h>
 #include <fhint/limits.h>
 #include <fhint/log.h>
+#include <fhint/nvme_aen.h>
 #include <fhint/nvme_cmd.h>
 #include <fhint/nvme_directive.h>
 #include <fhint/nvme_dsm.h>

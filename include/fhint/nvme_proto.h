@@ -48,6 +48,16 @@ FHINT_BEGIN_DECLS
  * are in fhint/nvme_fdp.h) */
 #define FHINT_NVME_LOG_ERROR		0x01	/* Error Information */
 #define FHINT_NVME_LOG_SMART		0x02	/* SMART / Health Information */
+#define FHINT_NVME_LOG_FW_SLOT		0x03	/* Firmware Slot Information */
+#define FHINT_NVME_LOG_CHANGED_NS	0x04	/* Changed Namespace List */
+#define FHINT_NVME_LOG_TELEMETRY_CTRL	0x08	/* Telemetry Controller-Initiated */
+#define FHINT_NVME_LOG_PLE_AGGREGATE	0x0b	/* Predictable Latency Event Aggregate */
+#define FHINT_NVME_LOG_ANA		0x0c	/* Asymmetric Namespace Access */
+#define FHINT_NVME_LOG_LBA_STATUS	0x0e	/* LBA Status Information */
+#define FHINT_NVME_LOG_EG_AGGREGATE	0x0f	/* Endurance Group Event Aggregate */
+#define FHINT_NVME_LOG_DISCOVERY	0x70	/* Discovery (NVMe-oF) */
+#define FHINT_NVME_LOG_RESERVATION	0x80	/* Reservation Notification */
+#define FHINT_NVME_LOG_SANITIZE		0x81	/* Sanitize Status */
 #define FHINT_NVME_LOG_ERROR_ENTRY_LEN	64u	/* one entry */
 #define FHINT_NVME_LOG_SMART_LEN	512u
 
