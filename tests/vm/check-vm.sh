@@ -6,7 +6,7 @@
 #   check-vm.sh BUILDDIR [SUITE[,SUITE...]...]   (default: every suite)
 # Builds (or reuses) the guest under BUILDDIR/tests/vm/cache, boots it once
 # per argument (a boot group: its suites run one after the other in that
-# boot; default "qemu,iscsi,lio,sdebug") with the build tree shared over
+# boot; default "qemu,iscsi,lio,sdebug" then "nvme") with the build tree shared over
 # virtio-9p, prints the guest's TAP lines and ends with "N passed, N
 # failed".  Any failure, a guest that gives no result, or a missing host
 # tool fails the run.
@@ -20,7 +20,10 @@ groups=("$@")
 # QEMU's disks before tcm_loop adds any), lio after iscsi (it kills
 # tcmu-runner), sdebug last (Linux 6.12's scsi_debug can BUG,
 # spec-notes/vm.md: the suites before it have written their results).
-[ ${#groups[@]} -gt 0 ] || groups=(qemu,iscsi,lio,sdebug)
+# The nvme suite boots alone: its NVMe subsystem would race the qemu
+# suite's controller for the name nvme0 (the nvme driver probes
+# asynchronously).
+[ ${#groups[@]} -gt 0 ] || groups=(qemu,iscsi,lio,sdebug nvme)
 suites=()
 for g in "${groups[@]}"; do
 	IFS=, read -r -a gs <<< "$g"
@@ -110,6 +113,21 @@ qemu_args() {
 		# user networking: the host's own address through its NAT
 		echo "-netdev user,id=net0 -device virtio-net-pci,netdev=net0"
 		;;
+	nvme)
+		# an NVMe subsystem: one controller, namespace 1 attached,
+		# namespace 2 detached (attach-ns raises Namespace Attribute
+		# Changed); QMP for block_resize unless the qemu suite's is
+		# there already
+		qemu-img create -q -f raw "$work/aenns1.img" 64M
+		qemu-img create -q -f raw "$work/aenns2.img" 64M
+		echo "-device nvme-subsys,id=aensubsys,nqn=fhint-aen"
+		echo "-device nvme,id=aenctrl,serial=fhintaen,subsys=aensubsys"
+		echo "-drive file=$work/aenns1.img,format=raw,if=none,id=aenns1,cache=unsafe"
+		echo "-device nvme-ns,drive=aenns1,bus=aenctrl,nsid=1"
+		echo "-drive file=$work/aenns2.img,format=raw,if=none,id=aenns2,cache=unsafe"
+		echo "-device nvme-ns,drive=aenns2,bus=aenctrl,nsid=2,detached=true"
+		case ",$g," in *,qemu,*) ;; *) echo "-qmp unix:$work/qmp.sock,server=on,wait=off" ;; esac
+		;;
 	qemu)
 		# limits for fhint-probe to read back, a QMP socket for
 		# block_resize
@@ -195,7 +213,7 @@ run_group() {
 	local g=$1 ts grc agent= s
 	ts=$(date +%s)
 	# the suites with host requests (one at a time: they share $work)
-	case ",$g," in *,qemu,*|*,bench,*) host_agent & agent=$! ;; esac
+	case ",$g," in *,qemu,*|*,bench,*|*,nvme,*) host_agent & agent=$! ;; esac
 	case ",$g," in *,rbd,*) ceph_start || echo "check-vm: rbd: no cluster for the guest (the suite skips)" >&2 ;; esac
 	# shellcheck disable=SC2046
 	"$here/run-vm.sh" "$cache" "$builddir" "$g" "$out/${g//,/+}.console" \
