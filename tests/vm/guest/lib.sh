@@ -86,6 +86,16 @@ wait_for() {	# wait_for SECONDS CMD...
 	return 1
 }
 
+# host_req KIND ARG: ask the host (check-vm.sh's host_agent: "map" IMAGE,
+# the qemu-img map of an image; "resize" DRIVE.BYTES, block_resize on the
+# QEMU monitor) through the share, wait for its answer file and print it.
+host_req() {
+	local w=$tree/tests/vm/work
+	rm -f "$w/$1.$2"
+	: > "$w/req.$1.$2"
+	wait_for 60 test -e "$w/$1.$2" && cat "$w/$1.$2"
+}
+
 # ua_bound PID: wait until process PID (fhint-ua --uevents) holds a
 # socket (its uevent netlink socket), at most 10 s.
 ua_bound() {

@@ -13,17 +13,10 @@
 #     critical warning agrees.
 #   - block_resize of namespace 1's drive on the QEMU monitor: QEMU's
 #     answer and the namespace size before and after.
-# QEMU's FDP properties (nvme-subsys fdp=on, nvme-ns fdp.ruhs) are looked
-# for in what the controller reports.
+# Whether this QEMU offers Flexible Data Placement: Identify Controller
+# CTRATT bit 19 (QEMU 8.0's nvme-subsys fdp=on sets it).
 . "$(dirname "$0")/lib.sh"
 set -u
-work=$tree/tests/vm/work
-
-host_req() {	# host_req KIND ARG: ask the host, wait for its answer file
-	rm -f "$work/$1.$2"
-	: > "$work/req.$1.$2"
-	wait_for 60 test -e "$work/$1.$2" && cat "$work/$1.$2"
-}
 
 modprobe nvme 2>/dev/null
 wait_for 20 sh -c 'grep -qs fhintaen /sys/class/nvme/nvme*/serial'

@@ -5,13 +5,6 @@
 # an image (where the holes are), and block_resize on the QEMU monitor.
 . "$(dirname "$0")/lib.sh"
 set -u
-work=$tree/tests/vm/work
-
-host_req() {	# host_req KIND ARG: ask the host, wait for its answer file
-	rm -f "$work/$1.$2"
-	: > "$work/req.$1.$2"
-	wait_for 60 test -e "$work/$1.$2" && cat "$work/$1.$2"
-}
 
 modprobe -a nvme ahci sd_mod sg virtio_scsi virtio_blk 2>/dev/null
 wait_for 20 test -b /dev/nvme0n1
