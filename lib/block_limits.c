@@ -87,6 +87,30 @@ int fhint_block_limits_read(const char *sysfs_root, uint32_t major,
 	return 0;
 }
 
+int fhint_block_write_streams_read(const char *sysfs_root, uint32_t major,
+				   uint32_t minor, uint32_t *max_streams,
+				   uint32_t *granularity)
+{
+	char dev[320], queue[400];
+	uint64_t n = 0, g = 0;
+
+	if (!max_streams || !granularity)
+		return -EINVAL;
+	snprintf(dev, sizeof(dev), "%s/dev/block/%" PRIu32 ":%" PRIu32,
+		 sysfs_root ? sysfs_root : "/sys", major, minor);
+	if (access(dev, F_OK))
+		return -errno;
+	snprintf(queue, sizeof(queue), "%s/queue", dev);
+	if (access(queue, F_OK))
+		snprintf(queue, sizeof(queue), "%s/../queue", dev);
+	if (!sysfs_u64(queue, "max_write_streams", &n))
+		return -ENODATA;
+	sysfs_u64(queue, "write_stream_granularity", &g);
+	*max_streams = n <= UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+	*granularity = g <= UINT32_MAX ? (uint32_t)g : UINT32_MAX;
+	return 0;
+}
+
 int fhint_block_discard_stat(const char *sysfs_root, uint32_t major,
 			     uint32_t minor, uint64_t *ios, uint64_t *merges)
 {

@@ -462,22 +462,26 @@ static void print_out(const struct probe_ctx *c)
  * limits the kernel reports and the planner's reading of them. */
 static int probe_block(struct probe_ctx *c)
 {
-	struct fhint_block_limits bl;
-	struct fhint_limits lim;
+	struct probe_block b;
 
+	memset(&b, 0, sizeof(b));
 	if (c->o.ata || c->o.timing)
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
 			       "%s: needs SCSI; %s has the kernel's block layer only",
 			       c->o.ata ? "--ata" : "--timing", c->target);
-	if (fhint_dev_block_limits(c->dev, &bl) ||
-	    fhint_limits_from_block(&lim, &bl))
+	if (fhint_dev_block_limits(c->dev, &b.bl) ||
+	    fhint_limits_from_block(&b.lim, &b.bl))
 		return cli_err(PROG, CLI_EXIT_DEVICE,
 			       "%s: no usable block size from the kernel",
 			       c->target);
+	b.streams_known = !b.bl.regular_file &&
+		!fhint_block_write_streams_read(NULL, b.bl.major, b.bl.minor,
+						&b.max_write_streams,
+						&b.write_stream_granularity);
 	if (c->o.json)
-		cli_json_print(probe_json_block(c->target, &bl, &lim));
+		cli_json_print(probe_json_block(c->target, &b));
 	else
-		probe_text_block(c->target, &bl, &lim);
+		probe_text_block(c->target, &b);
 	return CLI_EXIT_OK;
 }
 

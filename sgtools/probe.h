@@ -115,12 +115,17 @@ void probe_row(const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The --json object (a new json-c object). */
 struct json_object *probe_json(const struct probe_ctx *c);
-/* A device with the kernel's block layer only: its queue limits and the
- * planner's reading of them (@lim). */
-void probe_text_block(const char *target, const struct fhint_block_limits *bl,
-		      const struct fhint_limits *lim);
+/* A device with the kernel's block layer only: its queue limits, the
+ * planner's reading of them and the kernel's write streams. */
+struct probe_block {
+	struct fhint_block_limits bl;
+	struct fhint_limits lim;
+	bool streams_known;		/* the kernel has the attributes */
+	uint32_t max_write_streams;	/* queue/max_write_streams */
+	uint32_t write_stream_granularity;	/* bytes */
+};
+void probe_text_block(const char *target, const struct probe_block *b);
 struct json_object *probe_json_block(const char *target,
-				     const struct fhint_block_limits *bl,
-				     const struct fhint_limits *lim);
+				     const struct probe_block *b);
 
 #endif /* FHINT_SGTOOLS_PROBE_H */

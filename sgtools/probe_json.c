@@ -376,9 +376,10 @@ struct json_object *probe_json(const struct probe_ctx *c)
 }
 
 struct json_object *probe_json_block(const char *target,
-				     const struct fhint_block_limits *bl,
-				     const struct fhint_limits *lim)
+				     const struct probe_block *b)
 {
+	const struct fhint_block_limits *bl = &b->bl;
+	const struct fhint_limits *lim = &b->lim;
 	struct json_object *j = json_object_new_object(), *o;
 
 	js(j, "target", target);
@@ -399,6 +400,10 @@ struct json_object *probe_json_block(const char *target,
 	ju(o, "max_discard_segments", bl->max_discard_segments);
 	ju(o, "write_zeroes_max_bytes", bl->write_zeroes_max_bytes);
 	jb(o, "rotational", bl->rotational);
+	if (b->streams_known) {
+		ju(o, "max_write_streams", b->max_write_streams);
+		ju(o, "write_stream_granularity", b->write_stream_granularity);
+	}
 	o = jobj(j, "discard");
 	ju(o, "granularity_blocks", lim->discard_granularity);
 	ju(o, "alignment_blocks", lim->discard_alignment);

@@ -356,9 +356,9 @@ void probe_text(const struct probe_ctx *c)
 		text_timing(&c->tm);
 }
 
-void probe_text_block(const char *target, const struct fhint_block_limits *bl,
-		      const struct fhint_limits *lim)
+void probe_text_block(const char *target, const struct probe_block *b)
 {
+	const struct fhint_block_limits *bl = &b->bl;
 	char hb[32];
 
 	printf("%s (block)\n", target);
@@ -380,5 +380,12 @@ void probe_text_block(const char *target, const struct fhint_block_limits *bl,
 	probe_row("write zeroes max", "%" PRIu64 " bytes",
 	    bl->write_zeroes_max_bytes);
 	probe_row("rotational", "%d", bl->rotational);
-	row_methods(lim->methods);
+	if (b->streams_known && !b->max_write_streams)
+		probe_row("write streams", "none");
+	else if (b->streams_known)
+		probe_row("write streams / granularity", "%u / %u bytes",
+		    b->max_write_streams, b->write_stream_granularity);
+	else if (!bl->regular_file)
+		probe_row("write streams", "not reported (Linux before 6.16)");
+	row_methods(b->lim.methods);
 }

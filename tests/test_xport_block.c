@@ -258,6 +258,7 @@ static void test_sysfs(void)
 	struct fhint_range in[600], out[2000];
 	struct fhint_plan_cmd cmds[2000];
 	uint64_t ios = 0, merges = 0;
+	uint32_t ws = 0, wsg = 0;
 	size_t i;
 
 	snprintf(root, sizeof(root), "/tmp/fhint-sys-XXXXXX");
@@ -296,6 +297,19 @@ static void test_sysfs(void)
 	CU_ASSERT_EQUAL(bl.write_zeroes_max_bytes, 4194304);
 	CU_ASSERT_FALSE(bl.rotational);
 	CU_ASSERT_EQUAL(fhint_block_limits_read(root, 8, 0, &bl), -ENOENT);
+	/* before Linux 6.16: no write stream attributes */
+	CU_ASSERT_EQUAL(fhint_block_write_streams_read(root, 253, 16, &ws,
+						       &wsg), -ENODATA);
+	/* Documentation/ABI/stable/sysfs-block: max_write_streams (a count),
+	 * write_stream_granularity (bytes) */
+	put(q, "max_write_streams", "8\n");
+	put(q, "write_stream_granularity", "268435456\n");
+	CU_ASSERT_EQUAL(fhint_block_write_streams_read(root, 253, 16, &ws,
+						       &wsg), 0);
+	CU_ASSERT_EQUAL(ws, 8);
+	CU_ASSERT_EQUAL(wsg, 268435456);
+	CU_ASSERT_EQUAL(fhint_block_write_streams_read(root, 8, 0, &ws, &wsg),
+			-ENOENT);
 	CU_ASSERT_EQUAL(fhint_block_discard_stat(root, 253, 16, &ios,
 						 &merges), 0);
 	CU_ASSERT_EQUAL(ios, 42);

@@ -66,6 +66,19 @@ int fhint_block_discard_stat(const char *sysfs_root, uint32_t major,
 			     uint32_t minor, uint64_t *ios, uint64_t *merges);
 
 /*
+ * The write streams the kernel offers for block device MAJOR:MINOR
+ * (Linux 6.16+, Documentation/ABI/stable/sysfs-block: queue/max_write_streams,
+ * queue/write_stream_granularity; an NVMe namespace with Flexible Data
+ * Placement reports its placement handles there, and io_uring writes carry
+ * the stream).  *@max_streams 0: the device has none.  0, -ENODATA when the
+ * kernel has no such attributes (before 6.16), or -errno when the device is
+ * not there.
+ */
+int fhint_block_write_streams_read(const char *sysfs_root, uint32_t major,
+				   uint32_t minor, uint32_t *max_streams,
+				   uint32_t *granularity);
+
+/*
  * The planner's view of a block device: sizes in logical blocks, the
  * kernel methods (FHINT_DISCARD_BLOCK when the queue discards or it is a
  * file, FHINT_ZERO_BLOCK always, FHINT_DISCARD_BLOCK_SECURE when asked
