@@ -212,6 +212,122 @@ static void test_log_select_pcr(void)
 			  "LOG SELECT PCR 1 with parameter data");
 }
 
+/* Resource counts of LOG SENSE page 0Ch (SBC-4 6.4.5), cumulative values:
+ * parameter @code's RESOURCE COUNT (threshold sets).  0, -EIO (the
+ * command failed) or -ENOENT (no such parameter). */
+static int lbp_count(uint16_t code, uint64_t *count, struct conf_res *res)
+{
+	uint8_t cdb[10] = { FHINT_OP_LOG_SENSE, 0,
+			    FHINT_LOG_PC_CUMULATIVE << 6 |
+			    FHINT_LOG_PAGE_LOGICAL_BLOCK_PROVISIONING };
+	uint8_t buf[256];
+	size_t n, off;
+
+	fhint_put_be16(cdb + 7, sizeof(buf));
+	memset(buf, 0, sizeof(buf));
+	if (conf_cmd(cdb, 10, FHINT_DIR_FROM_DEV, buf, sizeof(buf), res))
+		return -EIO;
+	n = FHINT_LOG_PAGE_HDR_LEN + fhint_get_be16(buf + 2);
+	if (n > sizeof(buf) - res->resid)
+		n = sizeof(buf) - res->resid;
+	for (off = FHINT_LOG_PAGE_HDR_LEN; off + 8 <= n; off += 4 + buf[off + 3])
+		if (fhint_get_be16(buf + off) == code && buf[off + 3] >= 4) {
+			*count = fhint_get_be32(buf + off + 4);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* UNMAP [lba, lba + nlb) in pieces the Block Limits allow. */
+static void unmap_span(uint64_t lba, uint64_t nlb, struct conf_res *res)
+{
+	struct conf_ctx *c = conf_ctx();
+	uint64_t step = c->g.bl.max_unmap_lba_count ?
+			c->g.bl.max_unmap_lba_count : 65536;
+	struct fhint_unmap_desc d;
+
+	if (step > 0xffffffffu)
+		step = 0xffffffffu;
+	step -= step % conf_granule();
+	for (uint64_t done = 0; done < nlb && step; done += step) {
+		d.lba = lba + done;
+		d.nlb = (uint32_t)(nlb - done < step ? nlb - done : step);
+		if (conf_unmap(&d, 1, false, res))
+			return;
+	}
+}
+
+/*
+ * SBC-4 4.7.3.7 (thin provisioning, resource exhaustion): once the LBA
+ * mapping resources the Logical Block Provisioning log page calls
+ * available (6.4.5, in threshold sets of 2^THRESHOLD EXPONENT blocks) are
+ * used, a write that needs more is DATA PROTECT, SPACE ALLOCATION FAILED
+ * WRITE PROTECT (27/07), and not before; deallocating gives them back.
+ * Runs where the available resources fit the scratch range (a pool
+ * smaller than the capacity).
+ */
+static void test_pool_exhausted_27_07(void)
+{
+	struct conf_ctx *c = conf_ctx();
+	struct conf_res res;
+	uint64_t sets, avail, set, chunk, written = 0, g;
+	uint8_t *buf;
+	bool refused = false;
+	char line[200];
+
+	CONF_NEED_PROBE();
+	if (!c->g.have_lbp ||
+	    c->g.lbp.provisioning_type != FHINT_PROVISIONING_THIN ||
+	    !c->g.lbp.lbpu)
+		CONF_SKIP("not thin provisioned with UNMAP (VPD B2h)");
+	CONF_NEED_WRITE(c->scratch_lba, c->scratch_nlb);
+	/* the scratch range deallocated: its resources count as free */
+	unmap_span(c->scratch_lba, c->scratch_nlb, &res);
+	if (res.ret)
+		CONF_SKIP("UNMAP of the scratch range failed: %s",
+			  conf_res_str(&res, line, sizeof(line)));
+	if (lbp_count(FHINT_LOG_LBP_AVAILABLE, &sets, &res))
+		CONF_SKIP("no AVAILABLE LBA MAPPING RESOURCE COUNT (log page "
+			  "0Ch)");
+	set = 1ULL << c->g.lbp.threshold_exponent;
+	avail = sets * set;
+	g = conf_granule();
+	chunk = ((1u << 20) / c->lbs + g - 1) / g * g;
+	if (avail + 2 * chunk > c->scratch_nlb)
+		CONF_SKIP("%llu blocks of free mapping resources do not fit "
+			  "the scratch range (%llu blocks): no pool to exhaust",
+			  (unsigned long long)avail,
+			  (unsigned long long)c->scratch_nlb);
+	buf = conf_alloc((size_t)chunk * c->lbs);
+	memset(buf, 0x5a, (size_t)chunk * c->lbs);
+	while (written < avail + chunk) {
+		if (conf_write(c->scratch_lba + written, (uint32_t)chunk, buf,
+			       0, &res)) {
+			refused = true;
+			break;
+		}
+		written += chunk;
+	}
+	CONF_CHECK(refused, "%llu blocks written, %llu available, no SPACE "
+		   "ALLOCATION FAILED (SBC-4 4.7.3.7)",
+		   (unsigned long long)written, (unsigned long long)avail);
+	if (refused) {
+		conf_expect_sense(&res, FHINT_SK_DATA_PROTECT,
+				  FHINT_ASC_WRITE_PROTECTED, 0x07,
+				  "WRITE past the available resources");
+		CONF_CHECK(written + chunk + set > avail, "refused after %llu "
+			   "blocks with %llu available (log page 0Ch)",
+			   (unsigned long long)written,
+			   (unsigned long long)avail);
+	}
+	/* deallocated, the resources are back */
+	unmap_span(c->scratch_lba, written ? written : chunk, &res);
+	conf_expect_good(&res, "UNMAP of the blocks written");
+	conf_write(c->scratch_lba, (uint32_t)chunk, buf, 0, &res);
+	conf_expect_good(&res, "WRITE after the UNMAP gave resources back");
+	free(buf);
+}
+
 static const struct conf_test tests[] = {
 	{ "sbc4_6_6_6_lbpme_requires_vpd_b2", test_lbpme_requires_b2 },
 	{ "sbc4_5_26_2_rc16_lbprz_matches_b2_lbprz_bit0",
@@ -228,6 +344,8 @@ static const struct conf_test tests[] = {
 	  test_unmapped_reads_zero_if_lbprz },
 	{ "spc5_6_9_log_select_pcr_resets_cumulative_values",
 	  test_log_select_pcr },
+	{ "sbc4_4_7_3_7_pool_exhausted_27_07_per_log_0c",
+	  test_pool_exhausted_27_07 },
 	{ NULL, NULL }
 };
 

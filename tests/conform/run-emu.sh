@@ -12,7 +12,9 @@
 #
 # Profiles (emu: keys in spec-notes/emulator.md).  "thin" also sets small
 # Block Limits so the at/past-limit tests of UNMAP and WRITE SAME can run
-# inside a 64 MiB device, ANC_SUP 1 and descriptor format sense; "smr-ha"
+# inside a 64 MiB device, ANC_SUP 1 and descriptor format sense;
+# "thin-pool" maps from a 16 MiB pool (pool=) with a soft threshold, so the
+# pool runs out inside the device (27/07); "smr-ha"
 # sets LBPRZ 0.  "nvme" is the NVMe personality (protocol=nvme, DMRL 256:
 # the SCSI families skip, the nvme family runs); "nvme-lim" sets small
 # Dataset Management limits (DMRL 64, DMRSL 1024, DMSL 4096 blocks) so the
@@ -37,6 +39,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 profiles='flash|emu:?size=64M
 thin|emu:?profile=thin&size=64M&max_ws=4096&max_unmap=4096&max_unmap_desc=16&anchor=1&dsense=1
+thin-pool|emu:?profile=thin&size=64M&pool=16M&threshold=50
 flash-4k|emu:?size=64M&lbs=4096&streams=8
 smr-ha|emu:?profile=smr-host-aware&size=256M&zone=16M&lbprz=0
 sat|emu:?size=64M&sat=1
