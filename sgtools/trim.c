@@ -66,11 +66,14 @@ static const char *const policy_names[] = {
 	[FHINT_PLAN_ZERO_PARTIAL] = "zero",
 };
 
+#define TRIM_OPT_ANCHOR	0x1101	/* long option only */
+
 struct trim_opts {
 	const char *target;
 	int method;			/* -1: what Linux would use */
 	enum fhint_plan_policy policy;
 	bool dry_run, verify, json, force, all, read_stdin, query;
+	bool anchor;			/* --anchor: SCSI ANCHOR bit */
 	unsigned int verbose;
 	unsigned long progress;		/* 0: off */
 	struct cli_dev_opts dev;
@@ -134,6 +137,9 @@ static void usage(FILE *f)
 "                         asked) | skip (leave them alone) | zero (write\n"
 "                         zeros); ranges are cut on granule boundaries\n"
 "  -n, --dry-run          print the plan and every command in hex; send none\n"
+"      --anchor           SCSI UNMAP / WRITE SAME with ANCHOR: the blocks stay\n"
+"                         anchored, their resources reserved (SBC-4 4.7.3.6;\n"
+"                         ATA TRIM and NVMe deallocation have no such state)\n"
 "  -c, --verify           read back with GET LBA STATUS what was deallocated\n"
 "      --query            trim nothing: report with GET LBA STATUS how much\n"
 "                         of the ranges is mapped, deallocated, anchored\n"
@@ -151,6 +157,15 @@ CLI_EMU_HELP_USAGE
 "iscsi://HOST[:PORT]/IQN/LUN, or emu:[PATH][?KEY=VALUE&...] (the emulator).\n"
 "Exit: 0 ok, 1 device error, 2 bad usage or range, 3 device in use,\n"
 "4 device cannot discard this way.\n", CLI_PROGRESS_DEFAULT);
+}
+
+/* The methods whose command has an ANCHOR bit (SBC-4 5.30, 5.47-5.49). */
+static bool method_anchors(enum fhint_discard_method m)
+{
+	return m == FHINT_DISCARD_SCSI_UNMAP ||
+	       m == FHINT_DISCARD_SCSI_WRITE_SAME_16_UNMAP ||
+	       m == FHINT_DISCARD_SCSI_WRITE_SAME_32_UNMAP ||
+	       m == FHINT_DISCARD_SCSI_WRITE_SAME_10_UNMAP;
 }
 
 static bool is_block_method(int m)
@@ -205,6 +220,7 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		{ "force",	no_argument,		NULL, 'f' },
 		{ "verbose",	no_argument,		NULL, 'v' },
 		{ "query",	no_argument,		NULL, 'Q' },
+		{ "anchor",	no_argument,		NULL, TRIM_OPT_ANCHOR },
 		CLI_LONG_OPTS_COMMON,
 	};
 	bool progress_bare = false;
@@ -277,6 +293,9 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 			break;
 		case 'Q':
 			o->query = true;
+			break;
+		case TRIM_OPT_ANCHOR:
+			o->anchor = true;
 			break;
 		default:
 			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
@@ -1392,6 +1411,11 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 				       "the device does not support discard (no logical block provisioning)");
 		t->method = (enum fhint_discard_method)ret;
 	}
+	if (o->anchor && !method_anchors(t->method))
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "--anchor: method %s cannot anchor; only SCSI UNMAP and WRITE SAME with UNMAP carry ANCHOR (SBC-4 4.7.3.6), ATA TRIM and NVMe deallocation have no anchored state",
+			       method_short(t->method));
+	t->dopts.anchor = o->anchor;
 	ret = collect_ranges(t, o);
 	if (ret)
 		return ret;

@@ -1282,6 +1282,77 @@ static void test_query(void)
 	}
 }
 
+/* --anchor (SBC-4 4.7.3.6): UNMAP and WRITE SAME(16) with ANCHOR leave the
+ * blocks anchored (GET LBA STATUS through --query); ANCHOR in the CDB
+ * bytes of the dry run; methods without an anchored state are exit 4. */
+static void test_anchor(void)
+{
+	char create[256], reopen[256];
+	struct json_object *j, *tot;
+	struct tt_out r;
+
+	new_target(create, reopen, sizeof(create), "&anchor=1");
+	make_patterned(create);
+	{
+		const char *argv[] = { "--anchor", reopen, "0+512", NULL };
+
+		r = run_trim(argv, NULL);
+		CU_ASSERT_EQUAL(r.rc, 0);
+		tt_free(&r);
+	}
+	{
+		const char *argv[] = { "--anchor", "-m", "ws16", reopen,
+				       "512+512", NULL };
+
+		r = run_trim(argv, NULL);
+		CU_ASSERT_EQUAL(r.rc, 0);
+		tt_free(&r);
+	}
+	{
+		const char *argv[] = { "--query", "--json", reopen, "0+2048",
+				       NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, 0);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	tot = jget(j, "total");
+	CU_ASSERT_EQUAL(jint(tot, "anchored"), 1024);
+	CU_ASSERT_EQUAL(jint(tot, "mapped"), 1024);
+	json_object_put(j);
+	tt_free(&r);
+	{
+		/* UNMAP byte 1 bit 0 (SBC-4 5.30.1) */
+		const char *argv[] = { "--anchor", "--dry-run", reopen, "0+8",
+				       NULL };
+
+		r = run_trim(argv, NULL);
+		CU_ASSERT_EQUAL(r.rc, 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "cdb: 42 01 "));
+		tt_free(&r);
+	}
+	{
+		const char *argv[] = { "--anchor",
+				       "emu:?protocol=nvme&size=16M", "0+8",
+				       NULL };
+
+		r = run_trim(argv, NULL);
+		CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
+		CU_ASSERT_EQUAL(count_lines(r.err), 1);
+		tt_free(&r);
+	}
+	{
+		const char *argv[] = { "--anchor", "-m", "ata-trim",
+				       "emu:?size=16M&sat=1", "0+8", NULL };
+
+		r = run_trim(argv, NULL);
+		CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
+		CU_ASSERT_EQUAL(count_lines(r.err), 1);
+		tt_free(&r);
+	}
+}
+
 /* A regular file (no SG_IO): the block layer's way, a hole per range,
  * exactly where asked; SCSI methods refused with exit 4. */
 static void test_regular_file(void)
@@ -1442,6 +1513,7 @@ static CU_TestInfo tests[] = {
 	{ "SCSI through SG_IO (fake sg + emulator)", test_sg_transport },
 	{ "regular file: holes through the block layer", test_regular_file },
 	{ "--query: GET LBA STATUS, nothing trimmed", test_query },
+	{ "--anchor: anchored blocks; ATA and NVMe exit 4", test_anchor },
 	{ "--json: one object on errors, valid UTF-8", test_json_always },
 	{ "messages name the real error", test_messages_name_the_error },
 	{ "a file system signature: a warning", test_signature_warning },
