@@ -6,7 +6,7 @@
 #   check-vm.sh BUILDDIR [SUITE[,SUITE...]...]   (default: every suite)
 # Builds (or reuses) the guest under BUILDDIR/tests/vm/cache, boots it once
 # per argument (a boot group: its suites run one after the other in that
-# boot; default "qemu,iscsi,lio,sdebug" then "nvme") with the build tree shared over
+# boot; default "qemu,iscsi,lio,sdebug", "nvme", "rbd") with the build tree shared over
 # virtio-9p, prints the guest's TAP lines and ends with "N passed, N
 # failed".  Any failure, a guest that gives no result, or a missing host
 # tool fails the run.
@@ -22,8 +22,8 @@ groups=("$@")
 # spec-notes/vm.md: the suites before it have written their results).
 # The nvme suite boots alone: its NVMe subsystem would race the qemu
 # suite's controller for the name nvme0 (the nvme driver probes
-# asynchronously).
-[ ${#groups[@]} -gt 0 ] || groups=(qemu,iscsi,lio,sdebug nvme)
+# asynchronously).  rbd too (a NIC and a Ceph cluster on the host).
+[ ${#groups[@]} -gt 0 ] || groups=(qemu,iscsi,lio,sdebug nvme rbd)
 suites=()
 for g in "${groups[@]}"; do
 	IFS=, read -r -a gs <<< "$g"

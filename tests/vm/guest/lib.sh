@@ -126,6 +126,41 @@ start_tcmu() {	# dbus, then tcmu-runner with Debian's handlers + ours
 	TCMU_PID=$!
 	wait_for 30 tcmu_on_bus
 }
+# kill_tcmu_in_stream DEV START NSECT WHAT: fhint-vmtool's checksummed
+# O_DIRECT stream over NSECT sectors of /dev/DEV from START (an fsync every
+# 8 chunks), kill -9 of tcmu-runner after 4 s, a restart (TCMU_PID); then
+# the LUN must serve again (within 150 s) and every chunk made durable
+# before the kill read back.  WHAT names the LUN in the results.
+kill_tcmu_in_stream() {
+	local dev=$1 what=$4 slog=/scratch/stream.$1.log wp t0 o lost n
+	rm -f "$slog"
+	$vmtool stream /dev/$dev "$slog" "$2" "$3" 2>/tmp/stream.err &
+	wp=$!
+	sleep 4
+	kill -9 $TCMU_PID
+	log "tcmu-runner killed after $(wc -l < "$slog") durable chunks"
+	sleep 1
+	kill -9 $wp 2>/dev/null
+	wait $wp 2>/dev/null
+	t0=$(date +%s)
+	LD_LIBRARY_PATH=$tree/lib/.libs tcmu-runner --handler-path /tmp/handlers \
+		-l /var/log >>/var/log/tcmu-runner.out 2>&1 &
+	TCMU_PID=$!
+	if wait_for 150 dd if=/dev/$dev of=/dev/null bs=4k count=1 iflag=direct; then
+		ok "$what serves I/O again $(( $(date +%s) - t0 )) s after tcmu-runner restarts"
+	else
+		fail "$what back after restart"
+		grep -i "fhint" /var/log/tcmu-runner.log | tail -5 | sed 's/^/#   /'
+	fi
+	o=$($vmtool verify /dev/$dev "$slog" 2>&1)
+	lost=$(echo "$o" | tail -1 | json "d['lost']" 2>/dev/null)
+	n=$(echo "$o" | tail -1 | json "d['durable_chunks']" 2>/dev/null)
+	if [ "${lost:-x}" = 0 ] && [ "${n:-0}" -gt 0 ]; then
+		ok "kill -9 ($what): all $n chunks made durable by SYNCHRONIZE CACHE read back"
+	else
+		fail "kill -9 ($what): $o"
+	fi
+}
 tcmu_on_bus() {
 	dbus-send --system --print-reply --dest=org.freedesktop.DBus \
 		/org/freedesktop/DBus org.freedesktop.DBus.ListNames |

@@ -252,30 +252,6 @@ run_conform $name /dev/$sg0
 	{ fail "fhint-conform $name"; grep -A2 "FAILED" "$out/conform.$name.log" | head -20 | sed 's/^/#   /'; }
 
 # ---- 5. kill -9 tcmu-runner in a write stream ----------------------------
-rm -f /scratch/stream.log
-$vmtool stream /dev/$sd0 /scratch/stream.log $((128 << 11)) $((64 << 11)) 2>/tmp/stream.err &
-wp=$!
-sleep 4
-kill -9 $TCMU_PID
-log "tcmu-runner killed after $(wc -l < /scratch/stream.log) durable chunks"
-sleep 1
-kill -9 $wp 2>/dev/null
-LD_LIBRARY_PATH=$tree/lib/.libs tcmu-runner --handler-path /tmp/handlers -l /var/log \
-	>>/var/log/tcmu-runner.out 2>&1 &
-TCMU_PID=$!
-wait $wp 2>/dev/null
-if wait_for 120 dd if=/dev/$sd0 of=/dev/null bs=4k count=1 iflag=direct; then
-	ok "the LUN serves I/O again after tcmu-runner restarts"
-else
-	fail "LUN back after restart"
-fi
-o=$($vmtool verify /dev/$sd0 /scratch/stream.log 2>&1)
-lost=$(echo "$o" | tail -1 | json "d['lost']" 2>/dev/null)
-n=$(echo "$o" | tail -1 | json "d['durable_chunks']" 2>/dev/null)
-if [ "${lost:-x}" = 0 ] && [ "${n:-0}" -gt 0 ]; then
-	ok "kill -9: all $n chunks made durable by SYNCHRONIZE CACHE read back"
-else
-	fail "kill -9: $o"
-fi
+kill_tcmu_in_stream $sd0 $((128 << 11)) $((64 << 11)) "the LUN"
 
 t_summary

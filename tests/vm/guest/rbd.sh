@@ -86,12 +86,12 @@ sdr=$(ls /sys/class/scsi_device/$addr:1/device/block 2>/dev/null | head -1)
 [ -n "$sdr" ] && ok "tcm_loop: the handler_rbd LUN is /dev/$sdr" ||
 	fail "handler_rbd LUN as /dev/sdX"
 secs=${FHINT_BENCH_SECONDS:-8}
-# fio_run DEV RW BS: one figure, IOPS (4 KiB) or MB/s (1 MiB), to stdout
+# fio_run DEV RW BS QD: one figure, IOPS (4 KiB) or MB/s (1 MiB), to stdout
 fio_run() {
 	local dir=read
 	case $2 in *write) dir=write ;; esac
 	fio --name=f --filename="/dev/$1" --direct=1 --ioengine=libaio \
-		--iodepth=16 --rw="$2" --bs="$3" --size=128M \
+		--iodepth="$4" --rw="$2" --bs="$3" --size=128M \
 		--runtime="$secs" --time_based --output-format=json 2>/dev/null |
 	json "round(d['jobs'][0]['$dir']['iops'] if '$3' == '4k' else d['jobs'][0]['$dir']['bw_bytes'] / 1e6, 1)"
 }
@@ -101,50 +101,28 @@ if [ -n "$sdr" ]; then
 	for d in $sdf $sdr; do
 		dd if=/dev/urandom of=/dev/$d bs=1M count=128 oflag=direct status=none
 	done
-	echo "# | fio, iodepth 16, $secs s | handler_fhint (RBD) | handler_rbd | fhint / rbd |"
+	log "largest transfer (max_hw_sectors_kb): fhint $(cat /sys/block/$sdf/queue/max_hw_sectors_kb) KiB, handler_rbd $(cat /sys/block/$sdr/queue/max_hw_sectors_kb) KiB"
+	echo "# | fio, $secs s each | handler_fhint (RBD) | handler_rbd | fhint / rbd |"
 	echo "# | --- | ---: | ---: | ---: |"
-	for w in "randwrite 4k IOPS" "randread 4k IOPS" "write 1M MB/s" "read 1M MB/s"; do
+	# iodepth 1 as well: how much of a gap is the round trips of one
+	# command, how much commands in flight together
+	for w in "randwrite 4k 16 IOPS" "randread 4k 16 IOPS" "write 1M 16 MB/s" \
+		 "read 1M 16 MB/s" "randwrite 4k 1 IOPS" "randread 4k 1 IOPS"; do
 		set -- $w
-		a=$(fio_run $sdf $1 $2) b=$(fio_run $sdr $1 $2)
+		a=$(fio_run $sdf $1 $2 $3) b=$(fio_run $sdr $1 $2 $3)
 		r=$(python3 -c "print('%.2f' % ($a / $b))" 2>/dev/null || echo "?")
-		echo "# | $1 $2, $3 | $a | $b | $r |"
-		echo "$1 $2 $3 $a $b $r" >> "$out/rbd.fio"
+		echo "# | $1 $2 iodepth $3, $4 | $a | $b | $r |"
+		echo "$1 $2 $3 $4 $a $b $r" >> "$out/rbd.fio"
 	done
-	[ "$(wc -l < "$out/rbd.fio")" -eq 4 ] && ok "fio ran against both LUNs ($out/rbd.fio)" ||
+	[ "$(wc -l < "$out/rbd.fio")" -eq 6 ] && ok "fio ran against both LUNs ($out/rbd.fio)" ||
 		fail "fio figures"
 fi
 
 # ---- kill -9 tcmu-runner in a write stream, restart ----------------------
-rm -f /scratch/rbdstream.log
-$vmtool stream /dev/$sdf /scratch/rbdstream.log 0 $((64 << 11)) 2>/tmp/rbdstream.err &
-wp=$!
-sleep 4
-kill -9 $TCMU_PID
-log "tcmu-runner killed after $(wc -l < /scratch/rbdstream.log) durable chunks"
-sleep 1
-kill -9 $wp 2>/dev/null
-wait $wp 2>/dev/null
-t0=$(date +%s)
 # the dead client holds the images' exclusive locks until its watch
 # expires (osd_client_watch_timeout, 10 s on the test cluster): the
 # handler's open waits for that, breaks the lock and replays
-LD_LIBRARY_PATH=$tree/lib/.libs tcmu-runner --handler-path /tmp/handlers -l /var/log \
-	>>/var/log/tcmu-runner.out 2>&1 &
-TCMU_PID=$!
-if wait_for 150 dd if=/dev/$sdf of=/dev/null bs=4k count=1 iflag=direct; then
-	ok "the RBD LUN serves I/O again $(( $(date +%s) - t0 )) s after tcmu-runner restarts"
-else
-	fail "RBD LUN back after restart"
-	grep -i "fhint" /var/log/tcmu-runner.log | tail -5 | sed 's/^/#   /'
-fi
-o=$($vmtool verify /dev/$sdf /scratch/rbdstream.log 2>&1)
-lost=$(echo "$o" | tail -1 | json "d['lost']" 2>/dev/null)
-n=$(echo "$o" | tail -1 | json "d['durable_chunks']" 2>/dev/null)
-if [ "${lost:-x}" = 0 ] && [ "${n:-0}" -gt 0 ]; then
-	ok "kill -9: all $n chunks made durable by SYNCHRONIZE CACHE read back from RBD"
-else
-	fail "kill -9: $o"
-fi
+kill_tcmu_in_stream $sdf 0 $((64 << 11)) "the RBD LUN"
 grep -q "waiting up to" /var/log/tcmu-runner.log &&
 	ok "the restarted handler waited for the dead owner's lock" ||
 	log "the restarted handler found the lock free"
