@@ -16,9 +16,12 @@
  *                       punched, an rbd_discard); median of UNMAP_RUNS,
  *                       milliseconds
  *
- * Usage: fhint-bench-rbd [-t SECONDS] TARGET   (an emu configuration
- * string, e.g. rbd:rbd/bench?size=1G&create=1&profile=thin).  Each
- * figure runs for SECONDS (default 10).  Prints "NAME VALUE" lines.
+ * Usage: fhint-bench-rbd [-t SECONDS] [-q DEPTH] TARGET   (an emu
+ * configuration string, e.g. rbd:rbd/bench?size=1G&create=1&profile=thin).
+ * Each figure runs for SECONDS (default 10).  -q: DEPTH commands in
+ * flight (fhint_emu_submit and fhint_emu_reap, as a target with a queue
+ * drives the LUN), else one at a time (fhint_emu_exec).  Prints
+ * "NAME VALUE" lines.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -77,6 +80,93 @@ static int cmd(struct fhint_emu *emu, const uint8_t *cdb, size_t cdb_len,
 	if (ret)
 		return ret;
 	return c.status == FHINT_STATUS_GOOD ? 0 : -EIO;
+}
+
+#define QD_MAX		256
+
+/* One command in flight of the queued runs. */
+struct slot {
+	struct fhint_emu_cmd c;
+	uint8_t cdb[16];
+	uint8_t *buf;
+};
+
+static int rw_cdb(bool write, uint64_t lba, uint32_t bytes, uint8_t *cdb)
+{
+	struct fhint_rw_cdb w = { 0 };
+
+	w.op = write ? FHINT_RW_WRITE_16 : FHINT_RW_READ_16;
+	w.lba = lba;
+	w.nlb = bytes / LBS;
+	return fhint_rw_cdb_encode(&w, cdb, 16);
+}
+
+static int slot_submit(struct fhint_emu *emu, struct slot *sl, bool write,
+		       uint64_t off, uint32_t bytes)
+{
+	int len = rw_cdb(write, off / LBS, bytes, sl->cdb);
+
+	if (len < 0)
+		return len;
+	memset(&sl->c, 0, sizeof(sl->c));
+	sl->c.cdb = sl->cdb;
+	sl->c.cdb_len = (size_t)len;
+	if (write) {
+		sl->c.dout = sl->buf;
+		sl->c.dout_len = bytes;
+	} else {
+		sl->c.din = sl->buf;
+		sl->c.din_len = bytes;
+	}
+	return fhint_emu_submit(emu, &sl->c, sl);
+}
+
+static uint64_t next_off(uint64_t *seed, uint64_t *off, bool random,
+			 uint32_t bytes)
+{
+	if (random)
+		return xs(seed) % (REGION / bytes) * bytes;
+	*off = (*off + bytes) % REGION;
+	return *off;
+}
+
+/* As run, with @qd commands in flight (submit and reap). */
+static double run_qd(struct fhint_emu *emu, bool write, bool random,
+		     uint32_t bytes, double secs, struct slot *slots,
+		     unsigned int qd)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ull, n = 0, off = 0;
+	double t0 = now_s(), t = t0;
+	unsigned int busy = 0;
+	void *tags[QD_MAX];
+
+	for (; busy < qd; busy++)
+		if (slot_submit(emu, &slots[busy], write,
+				next_off(&seed, &off, random, bytes), bytes))
+			return -1;
+	while (busy) {
+		int k = fhint_emu_reap(emu, tags, QD_MAX, 1000000000);
+
+		if (k < 0)
+			return -1;
+		t = now_s();
+		for (int i = 0; i < k; i++) {
+			struct slot *sl = tags[i];
+
+			if (sl->c.status != FHINT_STATUS_GOOD)
+				return -1;
+			n++;
+			busy--;
+			if (t - t0 < secs) {
+				if (slot_submit(emu, sl, write,
+						next_off(&seed, &off, random,
+							 bytes), bytes))
+					return -1;
+				busy++;
+			}
+		}
+	}
+	return (double)n / (t - t0);
 }
 
 static int rw(struct fhint_emu *emu, bool write, uint64_t lba, uint32_t bytes,
@@ -172,21 +262,33 @@ static double unmap_median(struct fhint_emu *emu, uint8_t *buf)
 int main(int argc, char **argv)
 {
 	struct fhint_emu *emu;
+	static struct slot slots[QD_MAX];
+	static const char usage[] =
+		"usage: fhint-bench-rbd [-t SECONDS] [-q DEPTH] TARGET\n";
 	double secs = 10, v;
+	unsigned int qd = 0;
 	char err[512];
 	uint8_t *buf;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "t:q:h")) != -1) {
 		if (opt == 't' && (secs = strtod(optarg, NULL)) > 0)
 			continue;
-		fprintf(opt == 'h' ? stdout : stderr,
-			"usage: fhint-bench-rbd [-t SECONDS] TARGET\n");
+		if (opt == 'q' && (qd = (unsigned int)atoi(optarg)) >= 1 &&
+		    qd <= QD_MAX)
+			continue;
+		fputs(usage, opt == 'h' ? stdout : stderr);
 		return opt == 'h' ? 0 : 2;
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: fhint-bench-rbd [-t SECONDS] TARGET\n");
+		fputs(usage, stderr);
 		return 2;
+	}
+	for (unsigned int i = 0; i < qd; i++) {
+		slots[i].buf = aligned_alloc(4096, LARGE);
+		if (!slots[i].buf)
+			return 1;
+		memset(slots[i].buf, 0x5a, LARGE);
 	}
 	buf = aligned_alloc(4096, LARGE);
 	if (!buf || fhint_emu_open(argv[optind], &emu, err, sizeof(err))) {
@@ -197,13 +299,15 @@ int main(int argc, char **argv)
 	memset(buf, 0x5a, LARGE);
 	/* the power-on unit attention */
 	rw(emu, false, 0, SMALL, buf);
-	v = run(emu, true, false, LARGE, secs, buf);
+#define RUN(w, r, b) (qd ? run_qd(emu, w, r, b, secs, slots, qd) : \
+		      run(emu, w, r, b, secs, buf))
+	v = RUN(true, false, LARGE);
 	printf("seqwrite_1m_mbs %.1f\n", v * LARGE / 1e6);
-	v = run(emu, false, false, LARGE, secs, buf);
+	v = RUN(false, false, LARGE);
 	printf("seqread_1m_mbs %.1f\n", v * LARGE / 1e6);
-	v = run(emu, true, true, SMALL, secs, buf);
+	v = RUN(true, true, SMALL);
 	printf("randwrite_4k_iops %.0f\n", v);
-	v = run(emu, false, true, SMALL, secs, buf);
+	v = RUN(false, true, SMALL);
 	printf("randread_4k_iops %.0f\n", v);
 	v = unmap_median(emu, buf);
 	printf("unmap_4095_ms %.2f\n", v);

@@ -491,6 +491,17 @@ static int emu_rw_compare_and_write(struct emu_req *req)
 		ret = dout_exact(req, 2 * half, c.l->nlb, -1);
 	if (ret || !c.nlb)
 		return ret;
+	/* in the store where it can, else compare, then write */
+	ret = emu_media_compare_write(dev, c.lba, c.nlb, cmd->dout,
+				      cmd->dout + half, c.group,
+				      c.fua || !dev->wce, &off, &req->chk);
+	if (ret == 1)
+		return rw_miscompare(req, off);
+	if (ret != -ENOTSUP) {
+		if (!ret)
+			emu_rw_count_group(dev, c.group);
+		return ret;
+	}
 	ret = medium_compare(req, c.lba, c.nlb, cmd->dout, false, &off);
 	if (ret)
 		return ret == 1 ? rw_miscompare(req, off) : ret;

@@ -298,18 +298,83 @@ static inline bool cmd_usable(const struct emu_dev *dev,
 	       (!c->dout_len || c->dout) && (!c->din_len || c->din);
 }
 
+/*
+ * The write group (emu_media_group.c): submitted WRITEs whose data is in
+ * flight together, completed once their records are written.  A WRITE(10)
+ * or WRITE(16) without FUA, with the write cache on (else it waits for
+ * its own sync), of at most EMU_GROUP_XFER_MAX bytes may join.
+ */
+#define EMU_GROUP_MAX		64	/* commands in one group */
+#define EMU_GROUP_XFER_MAX	(1u << 20)
+#define CDB_FUA			0x08	/* byte 1 bit 3 (SBC-4 5.40, 5.42) */
+
+static bool group_eligible(const struct emu_dev *dev,
+			   const struct fhint_emu_cmd *c)
+{
+	return (c->cdb[0] == FHINT_OP_WRITE_10 ||
+		c->cdb[0] == FHINT_OP_WRITE_16) && c->cdb_len > 1 &&
+	       !(c->cdb[1] & CDB_FUA) && dev->wce &&
+	       c->dout_len <= EMU_GROUP_XFER_MAX &&
+	       dev->ngrp < EMU_GROUP_MAX;
+}
+
+/* Commit the open group (under the lock): its records written, its
+ * commands failed if that could not be done, then put on the clock. */
+static void group_commit(struct emu_dev *dev)
+{
+	struct fhint_check chk;
+	int ret;
+
+	memset(&chk, 0, sizeof(chk));
+	ret = emu_media_group_end(dev, &chk);
+	for (unsigned int i = 0; i < dev->ngrp; i++) {
+		struct emu_group_cmd *g = &dev->grp[i];
+
+		if (ret)
+			check_condition(dev, g->cmd, &chk);
+		/* cannot fail: room was made when the command joined */
+		emu_clock_push(dev->clock, g->cmd->complete_ns, g->tag);
+	}
+	dev->ngrp = 0;
+}
+
+/* Room for one more command in the group (and on the clock after). */
+static bool group_room(struct emu_dev *dev)
+{
+	struct emu_group_cmd *g;
+
+	if (dev->ngrp < dev->grpcap)
+		return true;
+	g = realloc(dev->grp, EMU_GROUP_MAX * sizeof(*g));
+	if (!g)
+		return false;
+	dev->grp = g;
+	dev->grpcap = EMU_GROUP_MAX;
+	return true;
+}
+
 /* One command under the lock: its outputs and its modeled times.  Inline
- * in exec and submit: without timing it costs what exec always did. */
-static inline __attribute__((always_inline)) void
-run(struct emu_dev *dev, struct fhint_emu_cmd *c)
+ * in exec and submit: without timing it costs what exec always did.
+ * @submitted: fhint_emu_submit's command (@tag), which may join the write
+ * group; true if it did (group_commit completes it). */
+static inline __attribute__((always_inline)) bool
+run(struct emu_dev *dev, struct fhint_emu_cmd *c, bool submitted, void *tag)
 {
 	struct fhint_sense s;
+	bool defer = false, joined = false;
+	uint32_t before = 0;
 
 	c->status = FHINT_STATUS_GOOD;
 	c->din_done = 0;
 	c->sense_len = 0;
 
 	pthread_mutex_lock(&dev->lock);
+	if (submitted && group_eligible(dev, c) && group_room(dev))
+		defer = emu_media_group_begin(dev);
+	if (!defer)	/* anything else: after the group's commit */
+		group_commit(dev);
+	else
+		before = emu_media_group_count(dev);
 	c->submit_ns = dev->timing ? emu_dev_time_begin(dev) : 0;
 	dev->stats.commands++;
 	/* what the medium reported since the last command comes first */
@@ -321,7 +386,14 @@ run(struct emu_dev *dev, struct fhint_emu_cmd *c)
 		dispatch(dev, c);
 	emu_dev_media_events(dev);
 	c->complete_ns = dev->timing ? emu_dev_time_end(dev) : 0;
+	if (defer) {
+		emu_media_group_cmd_done(dev);
+		joined = emu_media_group_count(dev) > before;
+		if (joined)
+			dev->grp[dev->ngrp++] = (struct emu_group_cmd){ c, tag };
+	}
 	pthread_mutex_unlock(&dev->lock);
+	return joined;
 }
 
 int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
@@ -330,7 +402,7 @@ int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
 
 	if (!cmd_usable(dev, c))
 		return -EINVAL;
-	run(dev, c);
+	run(dev, c, false, NULL);
 	if (dev->timing)
 		emu_dev_time_wait(dev, c->complete_ns);
 	return 0;
@@ -343,8 +415,20 @@ int fhint_emu_submit(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 
 	if (!cmd_usable(dev, c))
 		return -EINVAL;
-	run(dev, c);
+	if (run(dev, c, true, tag)) {
+		/* a reaper waiting for the clock commits the group */
+		emu_clock_interrupt(dev->clock);
+		return 0;
+	}
 	return emu_clock_push(dev->clock, c->complete_ns, tag);
+}
+
+/* Commit the open write group, if any: its commands go on the clock. */
+static void group_flush(struct emu_dev *dev)
+{
+	pthread_mutex_lock(&dev->lock);
+	group_commit(dev);
+	pthread_mutex_unlock(&dev->lock);
 }
 
 int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
@@ -354,6 +438,7 @@ int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 
 	if (!dev)
 		return -EINVAL;
+	group_flush(dev);
 	return emu_clock_reap(dev->clock, tags, max, timeout_ns);
 }
 
@@ -369,7 +454,14 @@ unsigned int fhint_emu_inflight(struct fhint_emu *emu)
 {
 	struct emu_dev *dev = (struct emu_dev *)emu;
 
-	return dev ? emu_clock_inflight(dev->clock) : 0;
+	unsigned int n;
+
+	if (!dev)
+		return 0;
+	pthread_mutex_lock(&dev->lock);
+	n = dev->ngrp;
+	pthread_mutex_unlock(&dev->lock);
+	return n + emu_clock_inflight(dev->clock);
 }
 
 uint64_t fhint_emu_clock(struct fhint_emu *emu)
@@ -554,7 +646,9 @@ void fhint_emu_close(struct fhint_emu *emu)
 
 	if (!dev)
 		return;
+	group_flush(dev);
 	pthread_mutex_lock(&dev->lock);
+	free(dev->grp);
 	emu_media_close(dev->media);
 	dev->media = NULL;
 	emu_timing_destroy(dev->timing);
@@ -614,6 +708,7 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 	ret = emu_config_parse(config, &cfg, err, errlen);
 	if (ret)
 		return ret;
+	group_flush(dev);
 	pthread_mutex_lock(&dev->lock);
 	if (dev->cfg.rdonly)	/* opened with FHINT_EMU_RDONLY */
 		cfg.rdonly = true;

@@ -1120,6 +1120,18 @@ int emu_journal_batch_end(struct emu_journal *j)
 	return batch_flush(j);
 }
 
+void emu_journal_batch_drop(struct emu_journal *j)
+{
+	j->batching = false;
+	j->blen = 0;
+	j->brecs = 0;
+}
+
+size_t emu_journal_batch_bytes(const struct emu_journal *j)
+{
+	return j->blen;
+}
+
 int emu_journal_accept(struct emu_journal *j)
 {
 	int ret = 0;

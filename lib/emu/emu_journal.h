@@ -192,6 +192,10 @@ int emu_journal_append(struct emu_journal *j, uint16_t type,
 void emu_journal_batch_begin(struct emu_journal *j);
 int emu_journal_batch_flush(struct emu_journal *j);
 int emu_journal_batch_end(struct emu_journal *j);
+/* End the batch without writing what it holds (the records must not
+ * go out: their data failed); bytes held so far. */
+void emu_journal_batch_drop(struct emu_journal *j);
+size_t emu_journal_batch_bytes(const struct emu_journal *j);
 /* Write system calls made by appends (one per append outside a batch,
  * one per flush inside). */
 uint64_t emu_journal_writes(const struct emu_journal *j);

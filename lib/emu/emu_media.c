@@ -391,7 +391,8 @@ static int model_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
  * punched still holds old bytes: a record before its data would map them.
  * A failed data write still commits the record (the model changed) and
  * zeroes the range if it can.  @plen: @buf is one block of @plen bytes
- * repeated (WRITE SAME), 0: any data.
+ * repeated (WRITE SAME), 0: any data; @buf NULL: the data is already in
+ * the store (emu_media_compare_write).
  */
 static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		    const uint8_t *buf, size_t plen, uint8_t group,
@@ -422,10 +423,17 @@ static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	m->host_write_blocks += nlb;
 	m->group_write_blocks[group & 63] += nlb;
 	m->store_dirty = true;
-	wret = plen ? emu_store_write_same(m->store, lba * m->lbs, buf,
-					   (size_t)(nlb * m->lbs), plen) :
-	       emu_store_write(m->store, lba * m->lbs, buf,
-			       (size_t)(nlb * m->lbs));
+	if (!buf)
+		wret = 0;
+	else if (m->group_cmd && !plen)	/* data in flight, record later */
+		wret = media_group_write(m, lba * m->lbs, buf,
+					 (size_t)(nlb * m->lbs));
+	else
+		wret = plen ? emu_store_write_same(m->store, lba * m->lbs,
+						   buf, (size_t)(nlb * m->lbs),
+						   plen) :
+		       emu_store_write(m->store, lba * m->lbs, buf,
+				       (size_t)(nlb * m->lbs));
 	ret = media_op_commit(m, OP_WRITE, group & 63, lba, nlb);
 	if (!ret && m->batch)
 		ret = media_batch_flush(m, chk);
@@ -462,6 +470,43 @@ int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 	emu_timing_on_write(dev->timing, lba, nlb, group & 63, fua || !dev->wce);
 	/* GROUP NUMBER is 6 bits; a larger stream id maps modulo 64 */
 	ret = do_write(m, lba, nlb, buf, 0, group & 63, chk);
+	if (ret)
+		return ret;
+	threshold_check(m);
+	if (fua || !dev->wce)
+		return emu_media_sync(dev, chk);
+	return 0;
+}
+
+int emu_media_compare_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
+			    const uint8_t *cmp, const uint8_t *buf,
+			    uint8_t group, bool fua, uint64_t *miscompare,
+			    struct fhint_check *chk)
+{
+	struct emu_media *m = dev->media;
+	size_t len = (size_t)nlb * m->lbs;
+	uint64_t run;
+	bool mapped;
+	int ret;
+
+	if (!nlb || len > emu_store_compare_write_max(m->store) || m->broken ||
+	    m->rdonly || m->batch || m->group)
+		return -ENOTSUP;
+	run = media_model_run(m, lba, nlb, &mapped);
+	/* a deallocated block compares as zeros, whatever the store holds */
+	if (run < nlb || !mapped)
+		return -ENOTSUP;
+	ret = media_room(m, chk);
+	if (ret)
+		return ret;
+	ret = emu_store_compare_write(m->store, lba * m->lbs, cmp, buf, len,
+				      miscompare);
+	if (ret == 1)
+		return 1;
+	if (ret)
+		return media_io_error(chk, space_errno(ret), true);
+	emu_timing_on_write(dev->timing, lba, nlb, group & 63, fua || !dev->wce);
+	ret = do_write(m, lba, nlb, NULL, 0, group & 63, chk);
 	if (ret)
 		return ret;
 	threshold_check(m);

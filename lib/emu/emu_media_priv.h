@@ -138,6 +138,10 @@ struct emu_media {
 	uint64_t uv_nlb;		/* the sum of their lengths */
 	int batch;			/* emu_media_batch_begin depth */
 	bool batch_sync;		/* a sync waits for the batch end */
+	/* the write group (emu_media_group.c) */
+	bool group;			/* open: records in the journal batch */
+	bool group_cmd;			/* the command running may join */
+	uint32_t group_n;		/* writes in it */
 	uint64_t writes0;		/* journal writes before open */
 	struct emu_media_info info;
 };
@@ -185,6 +189,10 @@ void media_delta_hooks(struct emu_media *m);
  * the record, the chunks it frees.  0 or -errno with chk set. */
 int media_unmap(struct emu_media *m, uint64_t lba, uint64_t nlb,
 		struct fhint_check *chk);
+/* The write of a command of the write group: data in flight, counted;
+ * 0 or a negative errno (the write did not go out). */
+int media_group_write(struct emu_media *m, uint64_t off, const void *buf,
+		      size_t len);
 /* Write the batch's records, then punch what they freed. */
 int media_batch_flush(struct emu_media *m, struct fhint_check *chk);
 /* Shingled: punch the zones from @first (@count of them) now empty. */

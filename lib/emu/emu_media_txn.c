@@ -109,8 +109,8 @@ int media_op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 	m->info.append_bytes += m->dlen + EMU_JOURNAL_REC_HDR +
 				EMU_JOURNAL_REC_CRC;
 	m->jr_dirty = true;
-	/* in a batch: compaction at its end */
-	if (!m->batch)
+	/* in a batch or a write group: compaction at its end */
+	if (!m->batch && !m->group)
 		media_compact_maybe(m);
 	return 0;
 }

@@ -211,6 +211,13 @@ struct emu_dev {
 	/* flash timing (NULL: off) and the device clock */
 	struct emu_timing *timing;
 	struct emu_clock *clock;
+	/* submitted WRITEs of the open write group (emu_media_group.c),
+	 * put on the clock once the group is committed */
+	struct emu_group_cmd {
+		struct fhint_emu_cmd *cmd;
+		void *tag;
+	} *grp;
+	unsigned int ngrp, grpcap;
 };
 
 /* The context one handler runs in. */
@@ -375,6 +382,32 @@ int emu_media_unmap(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
  */
 void emu_media_batch_begin(struct emu_dev *dev);
 int emu_media_batch_end(struct emu_dev *dev, struct fhint_check *chk);
+/*
+ * The write group (emu_media_group.c): several WRITEs' data in flight at
+ * once (a store with emu_store_async), their journal records written
+ * together at group_end, after all their data landed; no command of the
+ * group may complete before group_end returned 0.  begin: true if the
+ * next command may join (it joins if it writes: group_count grows);
+ * group_cmd_done after that command; group_end commits: 0, or -EIO with
+ * @chk set (the medium then refuses changes) for every command of the
+ * group.
+ */
+bool emu_media_group_begin(struct emu_dev *dev);
+uint32_t emu_media_group_count(const struct emu_dev *dev);
+void emu_media_group_cmd_done(struct emu_dev *dev);
+int emu_media_group_end(struct emu_dev *dev, struct fhint_check *chk);
+/*
+ * COMPARE AND WRITE in the store itself where it can (RBD:
+ * rbd_compare_and_write, one 512-byte sector at most, on mapped blocks;
+ * a deallocated block compares as zeros, which only the model knows):
+ * 0 written, 1 miscompare at byte *@miscompare of @cmp (nothing
+ * written), -ENOTSUP (the caller compares and writes itself), or -errno
+ * with @chk set.
+ */
+int emu_media_compare_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
+			    const uint8_t *cmp, const uint8_t *buf,
+			    uint8_t group, bool fua, uint64_t *miscompare,
+			    struct fhint_check *chk);
 /* WRITE SAME without UNMAP: @block (lbs bytes; NULL = zeros) to each. */
 int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
 			 const uint8_t *block, uint8_t group,

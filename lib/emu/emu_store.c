@@ -119,6 +119,52 @@ int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 	return s->ops->write(s, off, buf, len);
 }
 
+bool emu_store_async(const struct emu_store *s)
+{
+	return s->ops->write_async && s->ops->wait;
+}
+
+int emu_store_write_async(struct emu_store *s, uint64_t off, const void *buf,
+			  size_t len)
+{
+	int ret;
+
+	if (!emu_store_async(s))
+		return emu_store_write(s, off, buf, len);
+	ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
+	if (ret)
+		return ret;
+	if (s->rdonly)
+		return -EROFS;
+	return s->ops->write_async(s, off, buf, len);
+}
+
+size_t emu_store_compare_write_max(const struct emu_store *s)
+{
+	return s->ops->compare_write ? s->ops->caw_max : 0;
+}
+
+int emu_store_compare_write(struct emu_store *s, uint64_t off,
+			    const void *cmp, const void *buf, size_t len,
+			    uint64_t *mis)
+{
+	int ret;
+
+	if (!len || len > emu_store_compare_write_max(s))
+		return -ENOTSUP;
+	ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
+	if (ret)
+		return ret;
+	if (s->rdonly)
+		return -EROFS;
+	return s->ops->compare_write(s, off, cmp, buf, len, mis);
+}
+
+int emu_store_wait(struct emu_store *s)
+{
+	return s->ops->wait ? s->ops->wait(s) : 0;
+}
+
 int emu_store_write_same(struct emu_store *s, uint64_t off, const void *buf,
 			 size_t len, size_t plen)
 {

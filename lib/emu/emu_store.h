@@ -117,6 +117,31 @@ int emu_store_meta_rename(struct emu_store *s, const char *from,
 int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len);
 int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
 		    size_t len);
+/*
+ * Writes in flight (the RBD store: rbd_aio_write), for several commands'
+ * data on the wire at once: emu_store_write_async issues the write and
+ * returns; @buf must stay as it is until emu_store_wait, which waits for
+ * everything in flight and returns the first failure of such a write since
+ * the last wait (0: all landed).  Every other operation of the store waits
+ * for them first.  emu_store_async: does the store have them (the file
+ * store does not; emu_store_write_async then writes at once)?
+ */
+bool emu_store_async(const struct emu_store *s);
+int emu_store_write_async(struct emu_store *s, uint64_t off, const void *buf,
+			  size_t len);
+int emu_store_wait(struct emu_store *s);
+/*
+ * Compare and write in one atomic operation of the store (RBD:
+ * rbd_compare_and_write): @len bytes at @off are compared with @cmp and,
+ * only if equal, replaced by @buf.  0 written; 1 miscompare, *@mis the
+ * offset of the first differing byte; negative errno (-ENOTSUP: the
+ * store cannot, or @len is over emu_store_compare_write_max, 0 when it
+ * cannot at all).
+ */
+int emu_store_compare_write(struct emu_store *s, uint64_t off,
+			    const void *cmp, const void *buf, size_t len,
+			    uint64_t *mis);
+size_t emu_store_compare_write_max(const struct emu_store *s);
 /* @buf holds @len bytes, @plen bytes (one block) repeated: written as
  * emu_store_write would; a store that replicates a pattern (RBD,
  * rbd_writesame) sends @plen bytes only. */

@@ -28,6 +28,18 @@ struct emu_store_ops {
 	int (*read)(struct emu_store *s, uint64_t off, void *buf, size_t len);
 	int (*write)(struct emu_store *s, uint64_t off, const void *buf,
 		     size_t len);
+	/* optional: a write left in flight (@buf kept until wait); wait:
+	 * all in flight done, the first write failure since the last wait */
+	int (*write_async)(struct emu_store *s, uint64_t off, const void *buf,
+			   size_t len);
+	int (*wait)(struct emu_store *s);
+	/* optional: write @buf if the store holds @cmp (@len bytes at
+	 * most caw_max), atomically; 1 and *@mis (the first differing byte)
+	 * if it does not */
+	int (*compare_write)(struct emu_store *s, uint64_t off,
+			     const void *cmp, const void *buf, size_t len,
+			     uint64_t *mis);
+	size_t caw_max;
 	/* @buf holds @len bytes: @plen bytes repeated (NULL: write them) */
 	int (*write_same)(struct emu_store *s, uint64_t off, const void *buf,
 			  size_t len, size_t plen);

@@ -60,6 +60,8 @@
 					 * and int returns) */
 #define RBD_OWNERS_MAX	8
 #define RBD_PUNCH_INFLIGHT 256	/* discards in flight at most */
+#define RBD_WRITE_INFLIGHT 256	/* write_async pieces in flight at most */
+#define RBD_CAW_SECTOR	512	/* rbd_compare_and_write: one such sector */
 #define RBD_WATCHERS_MAX 64
 /* features of an image create=1 makes: the lock, and the object map
  * that keeps discards and rbd_diff_iterate2 cheap */
@@ -77,6 +79,13 @@ struct rbd_store {
 	rbd_completion_t punch[RBD_PUNCH_INFLIGHT];
 	size_t npunch;
 	bool punch_warned;
+	/* writes in flight (rs_write_async), waited for by write_wait */
+	struct rbd_inflight {
+		rbd_completion_t c;
+		uint64_t off, len;
+	} wr[RBD_WRITE_INFLIGHT];
+	size_t nwr;
+	int wr_err;		/* the first failure since the last rs_wait */
 };
 
 static struct rbd_store *rs_of(struct emu_store *s)
@@ -109,6 +118,30 @@ static void punch_wait(struct rbd_store *r)
 		}
 	}
 	r->npunch = 0;
+}
+
+/* Wait for the writes in flight; the first failure is kept for rs_wait. */
+static void write_wait(struct rbd_store *r)
+{
+	for (size_t i = 0; i < r->nwr; i++) {
+		ssize_t ret;
+
+		rbd_aio_wait_for_complete(r->wr[i].c);
+		ret = rbd_aio_get_return_value(r->wr[i].c);
+		rbd_aio_release(r->wr[i].c);
+		/* (librbd completes a write with 0, or with its length) */
+		if (!r->wr_err && ret < 0)
+			r->wr_err = (int)ret;
+	}
+	r->nwr = 0;
+}
+
+/* Everything in flight: before any synchronous operation (librbd does
+ * not order overlapping requests in flight). */
+static void aio_wait(struct rbd_store *r)
+{
+	write_wait(r);
+	punch_wait(r);
 }
 
 /* ---- connection ---- */
@@ -375,7 +408,7 @@ static void rs_close(struct emu_store *s, bool remove)
 	struct rbd_store *r = rs_of(s);
 
 	if (r->image) {
-		punch_wait(r);
+		aio_wait(r);
 		if (r->locked)
 			rbd_lock_release(r->image);
 		rbd_close(r->image);
@@ -405,7 +438,7 @@ static int rs_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
 	uint8_t *p = buf;
 	int ret = 0;
 
-	punch_wait(rs_of(s));
+	aio_wait(rs_of(s));
 	while (!ret && len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 
@@ -423,7 +456,7 @@ static int rs_write(struct emu_store *s, uint64_t off, const void *buf,
 	const uint8_t *p = buf;
 	int ret = 0;
 
-	punch_wait(rs_of(s));
+	aio_wait(rs_of(s));
 	while (!ret && len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 
@@ -436,10 +469,95 @@ static int rs_write(struct emu_store *s, uint64_t off, const void *buf,
 	return ret;
 }
 
+static bool overlaps_inflight(const struct rbd_store *r, uint64_t off,
+			      uint64_t len)
+{
+	for (size_t i = 0; i < r->nwr; i++)
+		if (off < r->wr[i].off + r->wr[i].len &&
+		    r->wr[i].off < off + len)
+			return true;
+	return false;
+}
+
+/*
+ * rbd_aio_write, left in flight until rs_wait or the next synchronous
+ * operation; @buf must stay as it is until then.  A write overlapping
+ * one in flight waits for it first, so that writes land in the order
+ * they were issued.
+ */
+static int rs_write_async(struct emu_store *s, uint64_t off, const void *buf,
+			  size_t len)
+{
+	struct rbd_store *r = rs_of(s);
+	const char *p = buf;
+
+	punch_wait(r);
+	if (overlaps_inflight(r, off, len) ||
+	    r->nwr + len / RBD_IO_MAX + 1 > RBD_WRITE_INFLIGHT)
+		write_wait(r);
+	while (len) {
+		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
+		struct rbd_inflight *w = &r->wr[r->nwr];
+		int ret = rbd_aio_create_completion(NULL, NULL, &w->c);
+
+		if (ret)
+			return ret;
+		ret = rbd_aio_write(r->image, off, n, p, w->c);
+		if (ret < 0) {
+			rbd_aio_release(w->c);
+			return ret;
+		}
+		w->off = off;
+		w->len = n;
+		r->nwr++;
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* rbd_compare_and_write: librbd 16.2 takes one 512-byte sector, not
+ * crossing a sector boundary; -EILSEQ with the mismatch's byte offset
+ * in the image on a miscompare. */
+static int rs_compare_write(struct emu_store *s, uint64_t off,
+			    const void *cmp, const void *buf, size_t len,
+			    uint64_t *mis)
+{
+	uint64_t moff = 0;
+	ssize_t ret;
+
+	if (off / RBD_CAW_SECTOR != (off + len - 1) / RBD_CAW_SECTOR)
+		return -ENOTSUP;
+	aio_wait(rs_of(s));
+	ret = rbd_compare_and_write(rs_of(s)->image, off, len, cmp, buf,
+				    &moff, 0);
+	if (ret == -EILSEQ) {
+		/* an image offset (or, from other versions, one within the
+		 * request: below @off, since @off is a sector's start) */
+		*mis = moff >= off ? moff - off : moff;
+		return 1;
+	}
+	return ret < 0 ? (int)ret : 0;
+}
+
+/* The writes and discards in flight done: the first write failure since
+ * the last call, or 0. */
+static int rs_wait(struct emu_store *s)
+{
+	struct rbd_store *r = rs_of(s);
+	int ret;
+
+	aio_wait(r);
+	ret = r->wr_err;
+	r->wr_err = 0;
+	return ret;
+}
+
 static int rs_write_same(struct emu_store *s, uint64_t off, const void *buf,
 			 size_t len, size_t plen)
 {
-	punch_wait(rs_of(s));
+	aio_wait(rs_of(s));
 	while (len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 		int ret;
@@ -464,6 +582,7 @@ static int rs_punch(struct emu_store *s, uint64_t off, uint64_t len)
 		rbd_completion_t c;
 		int ret;
 
+		write_wait(r);
 		if (r->npunch == RBD_PUNCH_INFLIGHT)
 			punch_wait(r);
 		ret = rbd_aio_create_completion(NULL, NULL, &c);
@@ -483,7 +602,7 @@ static int rs_punch(struct emu_store *s, uint64_t off, uint64_t len)
 
 static int rs_zero(struct emu_store *s, uint64_t off, uint64_t len)
 {
-	punch_wait(rs_of(s));
+	aio_wait(rs_of(s));
 	while (len) {
 		size_t n = len < RBD_IO_MAX ? (size_t)len : RBD_IO_MAX;
 		int ret = io_done(rbd_write_zeroes(rs_of(s)->image, off, n, 0,
@@ -499,7 +618,7 @@ static int rs_zero(struct emu_store *s, uint64_t off, uint64_t len)
 
 static int rs_flush(struct emu_store *s)
 {
-	punch_wait(rs_of(s));
+	aio_wait(rs_of(s));
 	if (s->rdonly)
 		return 0;
 	return rbd_flush(rs_of(s)->image);
@@ -507,7 +626,7 @@ static int rs_flush(struct emu_store *s)
 
 static int rs_resize(struct emu_store *s, uint64_t size)
 {
-	punch_wait(rs_of(s));
+	aio_wait(rs_of(s));
 	return rbd_resize(rs_of(s)->image, size);
 }
 
@@ -669,6 +788,10 @@ static const struct emu_store_ops rbd_ops = {
 	.read = rs_read,
 	.write = rs_write,
 	.write_same = rs_write_same,
+	.write_async = rs_write_async,
+	.wait = rs_wait,
+	.compare_write = rs_compare_write,
+	.caw_max = RBD_CAW_SECTOR,
 	.punch = rs_punch,
 	.zero = rs_zero,
 	.flush = rs_flush,

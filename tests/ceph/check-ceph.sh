@@ -6,7 +6,7 @@
 # single-node cluster with tests/ceph/cluster.sh (one monitor, one manager,
 # one OSD on 127.0.0.1; FHINT_CEPH_OSDS for more) and runs itself inside
 # it; the cluster is stopped whatever happens.  Every step is bounded
-# (FHINT_CEPH_STEP_TIMEOUT seconds, default 300); FHINT_CEPH_STEPS, a
+# (FHINT_CEPH_STEP_TIMEOUT seconds, default 600); FHINT_CEPH_STEPS, a
 # regular expression, runs only the steps whose names match.  Exit 0
 # when every suite passed.  spec-notes/ceph.md.
 set -euo pipefail
@@ -18,7 +18,7 @@ if [ -z "${CEPH_CONF:-}" ]; then
 	exec "$BASH" "$here/cluster.sh" run --osds "${FHINT_CEPH_OSDS:-1}" -- \
 		"$BASH" "$0" "$b"
 fi
-step_timeout=${FHINT_CEPH_STEP_TIMEOUT:-300}
+step_timeout=${FHINT_CEPH_STEP_TIMEOUT:-600}
 pass=0
 fail=0
 
@@ -80,12 +80,35 @@ conform_same() {
 
 # kill -9 cycles of a writer (fhint-crash -r): after each kill the next
 # process breaks the dead one's lock, replays the journal and finds
-# every acknowledged write; flash and thin profiles.
+# every acknowledged write; flash and thin profiles, one command at a
+# time and 16 in flight (WRITEs grouped: data in flight together, their
+# records in one RADOS operation).  Each cycle waits for the dead
+# child's watch to expire (osd_client_watch_timeout, 10 s).
 crash_cycles() {
-	"$FHINT_B/tests/crash/fhint-crash" -n "${FHINT_CEPH_CRASH:-4}" \
+	"$FHINT_B/tests/crash/fhint-crash" -n "${FHINT_CEPH_CRASH:-20}" \
 		-p flash -r "rbd:$FHINT_POOL/crash"
 	"$FHINT_B/tests/crash/fhint-crash" -n 2 -p thin \
 		-r "rbd:$FHINT_POOL/crash"
+}
+crash_queued() {
+	"$FHINT_B/tests/crash/fhint-crash" -n "${FHINT_CEPH_CRASH:-20}" \
+		-q 16 -p thin -r "rbd:$FHINT_POOL/crashq"
+	"$FHINT_B/tests/crash/fhint-crash" -n 2 -q 16 -p flash \
+		-r "rbd:$FHINT_POOL/crashq"
+}
+
+# COMPARE AND WRITE: the same bytes from rbd_compare_and_write (one
+# 512-byte block, mapped) as from the device's compare, then write.
+caw_same() {
+	local t
+	t=$(mktemp -d "$FHINT_CEPH_DIR/caw.XXXXXX")
+	"$FHINT_B/tests/ceph/fhint-caw" "$t/lun.img?size=64M&create=1" \
+		>"$t/file.out"
+	"$FHINT_B/tests/ceph/fhint-caw" "rbd:$FHINT_POOL/caw?size=64M&create=1" \
+		>"$t/rbd.out"
+	diff "$t/file.out" "$t/rbd.out"
+	cat "$t/rbd.out"
+	rm -rf "$t"
 }
 
 # Two processes: the second is refused while the owner lives, takes over
@@ -182,6 +205,8 @@ step "rbd: a reopen by PATH takes the stored configuration" reopen_stored
 step "rbd: recover=1 after a damaged journal in RADOS" recover_damaged
 step "rbd: fhint-conform gives the file store's results" conform_same
 step "rbd: kill -9 cycles of a writer lose nothing" crash_cycles
+step "rbd: kill -9 cycles, 16 commands in flight, lose nothing" crash_queued
+step "rbd: COMPARE AND WRITE through rbd_compare_and_write" caw_same
 step "rbd: one owner; failover between two processes" failover
 step "rbd: bad input gets one line and a clean exit" bad_input
 

@@ -39,7 +39,12 @@
  * is checked, but what a kill really tests is the stronger "acked" rule.
  *
  *   fhint-crash [-n CYCLES] [-p flash|thin|smr|smr-ha|mix] [-s SEED]
- *               [-d DIR | -r rbd:POOL/PREFIX] [-k] [-v]
+ *               [-d DIR | -r rbd:POOL/PREFIX] [-q DEPTH] [-k] [-v]
+ *
+ * With -q the child keeps up to DEPTH commands in flight through
+ * fhint_emu_submit and fhint_emu_reap (the RBD store then groups WRITEs:
+ * their data in flight together, their records written together), an
+ * INTENT before each submit and the ACK or FAIL as each is reaped.
  *
  * With -r the LUNs are RBD images, PREFIX-PROFILE, in the cluster
  * CEPH_CONF names (the RBD store): the parent's reopen after the kill
@@ -77,6 +82,7 @@
 #include "fhint/sense.h"
 
 #define CRASH_MAX_OPS		2048	/* commands per child, then it waits */
+#define CRASH_MAX_QD		64	/* -q: commands in flight at most */
 #define CRASH_MAX_DESC		4	/* UNMAP descriptors per command */
 #define CRASH_READ_CHUNK	256	/* blocks per READ(16) when checking */
 #define CRASH_GARBAGE		UINT64_MAX
@@ -320,8 +326,89 @@ static size_t build_op(const struct profile *p, uint64_t *rs, struct msg *m,
 	return ret > 0 ? (size_t)ret : 0;
 }
 
+/* One command of the child's queue (-q). */
+struct qslot {
+	struct fhint_emu_cmd c;
+	uint8_t cdb[32];
+	uint8_t *data;
+	struct msg m;
+};
+
+static void send_status(int fd, struct msg *m, const struct fhint_emu_cmd *c)
+{
+	struct fhint_sense s;
+
+	if (c->status == FHINT_STATUS_GOOD) {
+		send_msg(fd, m, M_ACK);
+		return;
+	}
+	memset(&s, 0, sizeof(s));
+	fhint_sense_decode(c->sense, c->sense_len, &s);
+	m->sk = s.sense_key;
+	m->asc = s.asc;
+	m->ascq = s.ascq;
+	send_msg(fd, m, M_FAIL);
+}
+
+/* The child's commands, @qd in flight at once. */
+static void child_queued(const struct profile *p, struct fhint_emu *emu,
+			 int fd, uint32_t cycle, uint64_t *rs, unsigned int qd)
+{
+	struct qslot *q = calloc(qd, sizeof(*q));
+	struct qslot **free_q = calloc(qd, sizeof(*free_q));
+	void *tags[CRASH_MAX_QD];
+	unsigned int nfree = qd;
+	uint32_t op = 0;
+
+	if (!q || !free_q)
+		_exit(4);
+	for (unsigned int i = 0; i < qd; i++) {
+		q[i].data = malloc((size_t)256 * p->lbs + 4096);
+		if (!q[i].data)
+			_exit(4);
+		free_q[i] = &q[i];
+	}
+	for (;;) {
+		while (nfree && op < CRASH_MAX_OPS) {
+			struct qslot *sl = free_q[--nfree];
+			size_t clen, dlen;
+
+			memset(&sl->m, 0, sizeof(sl->m));
+			sl->m.opno = op;
+			sl->m.val = ((uint64_t)(cycle + 1) << 32) | (op + 1);
+			op++;
+			clen = build_op(p, rs, &sl->m, sl->cdb, sl->data,
+					&dlen);
+			if (!clen)
+				_exit(5);
+			memset(&sl->c, 0, sizeof(sl->c));
+			sl->c.cdb = sl->cdb;
+			sl->c.cdb_len = clen;
+			sl->c.dout = dlen ? sl->data : NULL;
+			sl->c.dout_len = dlen;
+			send_msg(fd, &sl->m, M_INTENT);
+			if (fhint_emu_submit(emu, &sl->c, sl))
+				_exit(6);
+		}
+		int k = fhint_emu_reap(emu, tags, CRASH_MAX_QD, 1000000000);
+
+		if (k < 0)
+			_exit(6);
+		for (int i = 0; i < k; i++) {
+			struct qslot *sl = tags[i];
+
+			send_status(fd, &sl->m, &sl->c);
+			free_q[nfree++] = sl;
+		}
+		if (op == CRASH_MAX_OPS && nfree == qd)
+			break;
+	}
+	for (;;)
+		pause();
+}
+
 static void child(const struct profile *p, const char *cfg, int fd,
-		  uint32_t cycle, uint64_t seed, bool compact)
+		  uint32_t cycle, uint64_t seed, bool compact, unsigned int qd)
 {
 	static const uint8_t tur[6];
 	struct fhint_emu *emu = NULL;
@@ -347,6 +434,8 @@ static void child(const struct profile *p, const char *cfg, int fd,
 	if (compact)
 		emu_media_set_compact_limit((struct emu_dev *)emu, 1024);
 	send_msg(fd, &m, M_READY);
+	if (qd > 1)
+		child_queued(p, emu, fd, cycle, &rs, qd);
 	for (uint32_t op = 0; op < CRASH_MAX_OPS; op++) {
 		size_t clen, dlen;
 
@@ -359,18 +448,7 @@ static void child(const struct profile *p, const char *cfg, int fd,
 		send_msg(fd, &m, M_INTENT);
 		if (exec(emu, &c, cdb, clen, data, dlen, NULL, 0))
 			_exit(6);
-		if (c.status == FHINT_STATUS_GOOD) {
-			send_msg(fd, &m, M_ACK);
-		} else {
-			struct fhint_sense s;
-
-			memset(&s, 0, sizeof(s));
-			fhint_sense_decode(c.sense, c.sense_len, &s);
-			m.sk = s.sense_key;
-			m.asc = s.asc;
-			m.ascq = s.ascq;
-			send_msg(fd, &m, M_FAIL);
-		}
+		send_status(fd, &m, &c);
 	}
 	for (;;)
 		pause();
@@ -737,13 +815,14 @@ static bool pump(int fd, struct rdbuf *rb, struct dev_state *d,
  * forked (a forked client may reuse its parent's address nonce, and the
  * parent is then blocklisted with the dead child). */
 static const char *self;
+static unsigned int qdepth = 1;		/* -q */
 
 /* Run child() in a new process image: -C PROFILE FD CYCLE SEED COMPACT
- * CFG (main). */
+ * QD CFG (main). */
 static void child_exec(const struct dev_state *d, int fd, uint32_t cycle,
 		       uint64_t seed, bool compact)
 {
-	char a[5][32];
+	char a[6][32];
 
 	fcntl(fd, F_SETFD, 0);
 	snprintf(a[0], sizeof(a[0]), "%d", (int)(d->p - profiles));
@@ -751,7 +830,8 @@ static void child_exec(const struct dev_state *d, int fd, uint32_t cycle,
 	snprintf(a[2], sizeof(a[2]), "%u", cycle);
 	snprintf(a[3], sizeof(a[3]), "%" PRIu64, seed);
 	snprintf(a[4], sizeof(a[4]), "%d", compact);
-	execl(self, self, "-C", a[0], a[1], a[2], a[3], a[4], d->cfg,
+	snprintf(a[5], sizeof(a[5]), "%u", qdepth);
+	execl(self, self, "-C", a[0], a[1], a[2], a[3], a[4], a[5], d->cfg,
 	      (char *)NULL);
 	_exit(2);
 }
@@ -793,7 +873,7 @@ static int run_cycle(struct dev_state *d, struct cycle_ops *co,
 		close(pfd[0]);
 		if (d->rbd)
 			child_exec(d, pfd[1], cycle, seed, compact);
-		child(d->p, d->cfg, pfd[1], cycle, seed, compact);
+		child(d->p, d->cfg, pfd[1], cycle, seed, compact, qdepth);
 		_exit(0);
 	}
 	close(pfd[1]);
@@ -847,7 +927,7 @@ static int run_cycle(struct dev_state *d, struct cycle_ops *co,
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: fhint-crash [-n CYCLES] [-p flash|thin|smr|smr-ha|"
-		"mix] [-s SEED] [-d DIR | -r rbd:POOL/PREFIX] [-k] [-v]\n"
+		"mix] [-s SEED] [-d DIR | -r rbd:POOL/PREFIX] [-q DEPTH] [-k] [-v]\n"
 		"  kill -9 a child driving an emu: LUN at random moments and "
 		"check\n  that nothing acknowledged as durable is lost "
 		"(default 200 cycles, mix)\n");
@@ -916,17 +996,18 @@ int main(int argc, char **argv)
 
 	self = argv[0];
 	/* a child in its own process image (child_exec) */
-	if (argc == 8 && !strcmp(argv[1], "-C")) {
+	if (argc == 9 && !strcmp(argv[1], "-C")) {
 		size_t i = strtoul(argv[2], NULL, 0);
 
 		if (i >= NPROFILES)
 			return 2;
-		child(&profiles[i], argv[7], atoi(argv[3]),
+		child(&profiles[i], argv[8], atoi(argv[3]),
 		      (uint32_t)strtoul(argv[4], NULL, 0),
-		      strtoull(argv[5], NULL, 0), atoi(argv[6]) != 0);
+		      strtoull(argv[5], NULL, 0), atoi(argv[6]) != 0,
+		      (unsigned int)strtoul(argv[7], NULL, 0));
 		return 0;
 	}
-	while ((opt = getopt(argc, argv, "n:p:s:d:r:kvh")) != -1) {
+	while ((opt = getopt(argc, argv, "n:p:s:d:r:q:kvh")) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -955,6 +1036,14 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			rbd = optarg;
+			break;
+		case 'q':
+			qdepth = (unsigned int)strtoul(optarg, &end, 0);
+			if (*end || !qdepth || qdepth > CRASH_MAX_QD) {
+				fprintf(stderr, "fhint-crash: -q: 1..%d\n",
+					CRASH_MAX_QD);
+				return 2;
+			}
 			break;
 		case 'k':
 			keep = true;

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/emu/emu_media_group.c - writes of several commands in flight at
+ * once, committed together: the data of each WRITE goes out as it comes
+ * (emu_store_write_async: rbd_aio_write on RBD) and its journal record
+ * stays in memory; emu_media_group_end waits for all the data, then
+ * writes every record of the group in one journal write (one RADOS
+ * operation on RBD), and only then may the device complete the commands.
+ *
+ * The order is that of do_write: the data of a write lands before its
+ * record, so a record never maps a deallocated unit's stale bytes; no
+ * command of the group is acknowledged before its record is in the
+ * journal (emu_dev.c completes the group's commands after group_end).
+ * A write whose data fails, or a record write that fails, breaks the
+ * medium (every later change refused) and the group's commands fail:
+ * the journal then holds none of their records, which is what replay
+ * finds after a kill as well.
+ *
+ * Internal emulator symbols, not part of the libfhint API.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "emu_media_priv.h"
+#include "emu_store.h"
+
+bool emu_media_group_begin(struct emu_dev *dev)
+{
+	struct emu_media *m = dev->media;
+
+	if (!m || !m->jr || m->batch || m->broken || m->rdonly ||
+	    !emu_store_async(m->store))
+		return false;
+	if (!m->group) {
+		m->group = true;
+		m->group_n = 0;
+		emu_journal_batch_begin(m->jr);
+	}
+	m->group_cmd = true;
+	return true;
+}
+
+uint32_t emu_media_group_count(const struct emu_dev *dev)
+{
+	return dev->media && dev->media->group ? dev->media->group_n : 0;
+}
+
+void emu_media_group_cmd_done(struct emu_dev *dev)
+{
+	if (dev->media)
+		dev->media->group_cmd = false;
+}
+
+int emu_media_group_end(struct emu_dev *dev, struct fhint_check *chk)
+{
+	struct emu_media *m = dev->media;
+	int ret, dret;
+
+	if (!m || !m->group)
+		return 0;
+	m->group = false;
+	m->group_cmd = false;
+	dret = emu_store_wait(m->store);
+	if (!dret && m->broken)
+		dret = -EIO;	/* a write of the group saw its data fail */
+	if (dret) {
+		/* the records stay unwritten: the journal is behind the
+		 * model, so the medium refuses further changes */
+		emu_journal_batch_drop(m->jr);
+		media_journal_broken(m, dret);
+		return media_io_error(chk, dret, true);
+	}
+	ret = emu_journal_batch_flush(m->jr);
+	emu_journal_batch_end(m->jr);
+	if (ret) {
+		media_journal_broken(m, ret);
+		return media_refuse_broken(chk);
+	}
+	media_compact_maybe(m);
+	return 0;
+}
+
+int media_group_write(struct emu_media *m, uint64_t off, const void *buf,
+		      size_t len)
+{
+	int ret = emu_store_write_async(m->store, off, buf, len);
+
+	if (ret)
+		return ret;
+	m->group_n++;
+	/* a journal batch this large goes out in pieces (emu_journal.h):
+	 * the data first */
+	if (emu_journal_batch_bytes(m->jr) + m->dlen >=
+	    EMU_JOURNAL_BATCH_MAX / 2) {
+		ret = emu_store_wait(m->store);
+		if (ret)
+			media_journal_broken(m, ret);
+	}
+	return ret;
+}
