@@ -6,6 +6,11 @@
  * lock.  The store interface: emu_store.h, emu_store_impl.h.
  *
  *   read / write       rbd_read, rbd_write
+ *   write_async        rbd_aio_write, left in flight (the write group of
+ *                      emu_media_group.c: several WRITEs' data on the
+ *                      wire at once); wait collects them
+ *   compare_write      rbd_compare_and_write (COMPARE AND WRITE of one
+ *                      512-byte sector, all librbd 16.2 takes)
  *   WRITE SAME         rbd_writesame: one block sent, the OSDs repeat it
  *   punch (reclaim)    rbd_aio_discard of whole reclaim chunks, all of a
  *                      command's in flight at once, waited for before
@@ -18,11 +23,10 @@
  *   flush              rbd_flush (SYNCHRONIZE CACHE, FUA, WCE=0)
  *   uuid               image metadata key fhint.uuid
  *
- * The device core runs one command at a time per LUN and waits for its
- * media operations, so the others are the synchronous calls; COMPARE AND
- * WRITE is the core's read, compare and write, atomic because the
- * exclusive lock makes this client the image's only writer (librbd 16.2's
- * rbd_compare_and_write takes one 512-byte sector at most).
+ * Every operation but write_async and punch is synchronous and first
+ * waits for what is in flight (librbd does not order overlapping
+ * requests in flight); a write_async overlapping one in flight waits for
+ * it, so writes land in the order they were issued.
  *
  * Ownership: a writable open takes RBD's exclusive lock
  * (rbd_lock_acquire, RBD_LOCK_MODE_EXCLUSIVE: the owner refuses to hand

@@ -8,8 +8,11 @@
 #   - an RBD-backed LUN and a file-backed LUN of the same configuration
 #     (profile=thin, 1 GiB) through fhint-bench-rbd: 1 MiB sequential
 #     write and read, 4 KiB random write and read, one 4095-range UNMAP;
-#   - `rbd bench` on an image of the same pool: the same patterns with one
-#     thread (the device core serves one command at a time) and with 16;
+#     one command at a time (fhint_emu_exec) and, for the RBD LUN, 16 in
+#     flight (-q 16: fhint_emu_submit / fhint_emu_reap);
+#   - `rbd bench` on an image of the same pool, with librbd's cache off as
+#     the RBD store has it (--rbd_cache=false: a write is acknowledged once
+#     the OSDs have it): the same patterns with 1 and 16 I/Os in flight;
 #   - failover: fhint-failover -n 10 (median and max).
 #
 # Prints a markdown table with the ratios.  FHINT_BENCH_SECONDS (default
@@ -33,7 +36,7 @@ val() { awk -v n="$2" '$1 == n { print $2 }' "$1"; }
 # rbd bench TYPE PATTERN SIZE THREADS: ops/s and bytes/s of its summary
 # ("elapsed: S  ops: N  ops/sec: X  bytes/sec: Y")
 rbdbench() {
-	rbd bench --io-type "$1" --io-pattern "$2" --io-size "$3" \
+	rbd bench --rbd_cache=false --io-type "$1" --io-pattern "$2" --io-size "$3" \
 		--io-threads "$4" --io-total "$5" rbd/rbdbench 2>/dev/null |
 		sed -n 's/.*ops\/sec: *\([0-9.]*\).*bytes\/sec: *\([0-9.]*\).*/\1 \2/p' |
 		tail -n 1
@@ -43,6 +46,9 @@ echo "bench-ceph: fhint-bench-rbd -t $secs, file LUN ($t)" >&2
 "$b/bench/fhint-bench-rbd" -t "$secs" "$t/lun.img?$keys" >"$t/file.out"
 echo "bench-ceph: fhint-bench-rbd -t $secs, rbd LUN" >&2
 "$b/bench/fhint-bench-rbd" -t "$secs" "rbd:rbd/bench?$keys" >"$t/rbd.out"
+echo "bench-ceph: fhint-bench-rbd -t $secs -q 16, rbd LUN" >&2
+"$b/bench/fhint-bench-rbd" -t "$secs" -q 16 "rbd:rbd/benchq?$keys" \
+	>"$t/rbdq.out"
 
 rbd create --size 1G rbd/rbdbench
 for th in 1 16; do
@@ -59,18 +65,24 @@ echo "bench-ceph: fhint-failover -n 10" >&2
 
 f() { val "$t/file.out" "$1"; }
 r() { val "$t/rbd.out" "$1"; }
+q() { val "$t/rbdq.out" "$1"; }
 ops() { awk '{ print $1 }' "$t/$1"; }
 # (bytes/sec carries a unit for large figures: ops/s times the size)
 mbs() { awk '{ printf "%.1f", $1 * 1048576 / 1e6 }' "$t/$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
+row() {	# NAME FIELD RBDBENCH-FILE-PREFIX UNIT-FUNCTION
+	local a b c d
+	a=$(r "$2") b=$(q "$2") c=$($4 "${3}1") d=$($4 "${3}16")
+	echo "| $1 | $a | $b | $(f "$2") | $c | $d | $(ratio "$a" "$c") | $(ratio "$b" "$d") |"
+}
 cat <<EOF
-| figure | fhint LUN on RBD | fhint LUN on a file | rbd bench, 1 thread | rbd bench, 16 threads | RBD LUN / rbd bench 1 thread | RBD LUN / rbd bench 16 |
-|---|---|---|---|---|---|---|
-| 1 MiB sequential write, MB/s | $(r seqwrite_1m_mbs) | $(f seqwrite_1m_mbs) | $(mbs sw1) | $(mbs sw16) | $(ratio "$(r seqwrite_1m_mbs)" "$(mbs sw1)") | $(ratio "$(r seqwrite_1m_mbs)" "$(mbs sw16)") |
-| 1 MiB sequential read, MB/s | $(r seqread_1m_mbs) | $(f seqread_1m_mbs) | $(mbs sr1) | $(mbs sr16) | $(ratio "$(r seqread_1m_mbs)" "$(mbs sr1)") | $(ratio "$(r seqread_1m_mbs)" "$(mbs sr16)") |
-| 4 KiB random write, IOPS | $(r randwrite_4k_iops) | $(f randwrite_4k_iops) | $(ops rw1) | $(ops rw16) | $(ratio "$(r randwrite_4k_iops)" "$(ops rw1)") | $(ratio "$(r randwrite_4k_iops)" "$(ops rw16)") |
-| 4 KiB random read, IOPS | $(r randread_4k_iops) | $(f randread_4k_iops) | $(ops rr1) | $(ops rr16) | $(ratio "$(r randread_4k_iops)" "$(ops rr1)") | $(ratio "$(r randread_4k_iops)" "$(ops rr16)") |
+| figure | fhint LUN on RBD, 1 in flight | on RBD, 16 in flight | on a file, 1 | rbd bench, 1 | rbd bench, 16 | RBD LUN / rbd bench, 1 | RBD LUN / rbd bench, 16 |
+|---|---|---|---|---|---|---|---|
+$(row "1 MiB sequential write, MB/s" seqwrite_1m_mbs sw mbs)
+$(row "1 MiB sequential read, MB/s" seqread_1m_mbs sr mbs)
+$(row "4 KiB random write, IOPS" randwrite_4k_iops rw ops)
+$(row "4 KiB random read, IOPS" randread_4k_iops rr ops)
 
 | UNMAP of 4095 ranges of 64 KiB (4095 reclaim chunks freed), median of 3 | RBD | file | RBD / file |
 |---|---|---|---|
