@@ -107,16 +107,22 @@ int emu_store_read(struct emu_store *s, uint64_t off, void *buf, size_t len)
 	return ret ? ret : s->ops->read(s, off, buf, len);
 }
 
-int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
-		    size_t len)
+/* Checks of any write: 0 to go on. */
+static int write_check(struct emu_store *s, uint64_t off, size_t len)
 {
 	int ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
 
 	if (ret)
 		return ret;
-	if (s->rdonly)
-		return -EROFS;
-	return s->ops->write(s, off, buf, len);
+	return s->rdonly ? -EROFS : 0;
+}
+
+int emu_store_write(struct emu_store *s, uint64_t off, const void *buf,
+		    size_t len)
+{
+	int ret = write_check(s, off, len);
+
+	return ret ? ret : s->ops->write(s, off, buf, len);
 }
 
 bool emu_store_async(const struct emu_store *s)
@@ -131,12 +137,8 @@ int emu_store_write_async(struct emu_store *s, uint64_t off, const void *buf,
 
 	if (!emu_store_async(s))
 		return emu_store_write(s, off, buf, len);
-	ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
-	if (ret)
-		return ret;
-	if (s->rdonly)
-		return -EROFS;
-	return s->ops->write_async(s, off, buf, len);
+	ret = write_check(s, off, len);
+	return ret ? ret : s->ops->write_async(s, off, buf, len);
 }
 
 size_t emu_store_compare_write_max(const struct emu_store *s)
@@ -152,12 +154,8 @@ int emu_store_compare_write(struct emu_store *s, uint64_t off,
 
 	if (!len || len > emu_store_compare_write_max(s))
 		return -ENOTSUP;
-	ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
-	if (ret)
-		return ret;
-	if (s->rdonly)
-		return -EROFS;
-	return s->ops->compare_write(s, off, cmp, buf, len, mis);
+	ret = write_check(s, off, len);
+	return ret ? ret : s->ops->compare_write(s, off, cmp, buf, len, mis);
 }
 
 int emu_store_wait(struct emu_store *s)
@@ -172,12 +170,8 @@ int emu_store_write_same(struct emu_store *s, uint64_t off, const void *buf,
 
 	if (!s->ops->write_same || !plen || len % plen)
 		return emu_store_write(s, off, buf, len);
-	ret = fault_check(s, EMU_STORE_FAULT_WRITE, off, len);
-	if (ret)
-		return ret;
-	if (s->rdonly)
-		return -EROFS;
-	return s->ops->write_same(s, off, buf, len, plen);
+	ret = write_check(s, off, len);
+	return ret ? ret : s->ops->write_same(s, off, buf, len, plen);
 }
 
 /* Checks of a zeroing or deallocation: 0 to go on. */
