@@ -48,8 +48,19 @@ do_build() {
 	mkdir -p "$build/obj"
 	objs=
 	pids=
-	# library sources, instrumented for coverage (no main)
-	for src in "$srcdir"/lib/*.c "$srcdir"/lib/emu/*.c "$srcdir"/sgtools/cli.c; do
+	# library sources, instrumented for coverage (no main): the ones
+	# configure chose (the .c files of FUZZ_SOURCES, relative to the
+	# tree), else every
+	# file but the stubs of optional transports (lib/xport_*_none.c)
+	if [ -n "${FUZZ_SOURCES:-}" ]; then
+		srcs=$(for s in $FUZZ_SOURCES; do
+			case $s in *.c) echo "$srcdir/$s" ;; esac
+		done)
+	else
+		srcs=$(ls "$srcdir"/lib/*.c "$srcdir"/lib/emu/*.c \
+			"$srcdir"/sgtools/cli.c | grep -v '_none\.c$')
+	fi
+	for src in $srcs; do
 		o="$build/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
 		objs="$objs $o"
 		# rebuild when the object is missing or older than its source

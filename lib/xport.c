@@ -41,6 +41,23 @@ int fhint_dev_open(const char *target, unsigned int flags,
 	return -EINVAL;
 }
 
+bool fhint_xport_is_iscsi_url(const char *target)
+{
+	static const char prefix[] = "iscsi://";
+
+	return strncmp(target, prefix, sizeof(prefix) - 1) == 0;
+}
+
+int fhint_xport_absent(const char *target, const char *what,
+		       const char *lib, char *err, size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s: the %s transport is not built in "
+			 "(fhint was configured without %s)", target, what,
+			 lib);
+	return -ENOTSUP;
+}
+
 void fhint_dev_close(struct fhint_dev *dev)
 {
 	if (dev)

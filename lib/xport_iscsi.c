@@ -30,11 +30,6 @@ struct iscsi_xdev {
 	int lun;
 };
 
-static bool iscsi_match(const char *target)
-{
-	return strncmp(target, "iscsi://", 8) == 0;
-}
-
 /* libiscsi's messages may span lines: keep the first. */
 static void iscsi_msg(char *err, size_t errlen, const char *target,
 		      const char *what, const char *msg)
@@ -317,7 +312,7 @@ out:
 
 const struct fhint_xport_ops fhint_xport_iscsi = {
 	.name = "iscsi",
-	.match = iscsi_match,
+	.match = fhint_xport_is_iscsi_url,
 	.open = iscsi_open,
 	.close = iscsi_close,
 	.scsi = iscsi_scsi,

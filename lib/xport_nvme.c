@@ -8,8 +8,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,33 +24,6 @@ struct nvme_xdev {
 	bool     own_fd;
 	uint32_t nsid;
 };
-
-/* "nvme<N>n<M>" or "ng<N>n<M>" exactly (no partitions) */
-static bool nvme_name(const char *b)
-{
-	unsigned int a, c;
-	int n = -1;
-
-	if (sscanf(b, "nvme%un%u%n", &a, &c, &n) == 2 && n > 0 && !b[n])
-		return true;
-	n = -1;
-	return sscanf(b, "ng%un%u%n", &a, &c, &n) == 2 && n > 0 && !b[n];
-}
-
-bool fhint_xport_is_nvme_path(const char *target)
-{
-	char *real, *copy;
-	bool yes;
-
-	if (target[0] != '/')
-		return false;
-	real = realpath(target, NULL);
-	copy = strdup(real ? real : target);
-	yes = copy && nvme_name(basename(copy));
-	free(copy);
-	free(real);
-	return yes;
-}
 
 static bool nvme_match(const char *target)
 {
@@ -177,22 +148,6 @@ static int nvme_cmd(struct fhint_dev *dev, struct nvme_passthru_cmd *cmd,
 static uint32_t nvme_nsid(const struct fhint_dev *dev)
 {
 	return ((const struct nvme_xdev *)dev)->nsid;
-}
-
-int fhint_nvme_status_format(const struct fhint_nvme_status *st, char *buf,
-			     size_t len)
-{
-	int n;
-
-	if (!st || !buf || !len)
-		return -EINVAL;
-	n = snprintf(buf, len, "NVMe status %x/%02xh: %s%s",
-		     st->sct_sc >> 8 & 7, st->sct_sc & 0xff,
-		     nvme_status_to_string(st->sct_sc, false),
-		     st->dnr ? " (DNR)" : "");
-	if (n < 0)
-		return -EINVAL;
-	return (size_t)n >= len ? -EMSGSIZE : n;
 }
 
 const struct fhint_xport_ops fhint_xport_nvme = {

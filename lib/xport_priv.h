@@ -48,8 +48,18 @@ extern const struct fhint_xport_ops fhint_xport_iscsi;
 extern const struct fhint_xport_ops fhint_xport_block;
 
 /* A device path naming an NVMe namespace (nvmeXnY / ngXnY, after
- * following symlinks). */
+ * following symlinks; lib/xport_nvme_path.c). */
 bool fhint_xport_is_nvme_path(const char *target);
+/* An iscsi:// URL. */
+bool fhint_xport_is_iscsi_url(const char *target);
+
+/*
+ * A transport this build leaves out (lib/xport_*_none.c): -ENOTSUP and the
+ * one-line reason "@target: the @what transport is not built in (fhint
+ * was configured without @lib)" in @err.
+ */
+int fhint_xport_absent(const char *target, const char *what,
+		       const char *lib, char *err, size_t errlen);
 
 /*
  * lib/xport_block.c: discard @r[0 .. n) (bytes) on @fd through io_uring's

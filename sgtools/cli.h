@@ -15,7 +15,9 @@
  *   3  refused for safety: mounted, swap, held, in use (an exclusive open
  *      is busy, an emu: backing file is locked by another process)
  *   4  the device cannot do what was asked: not a SCSI device where SCSI
- *      is needed, no discard support, no streams, an unsupported method
+ *      is needed, no discard support, no streams, an unsupported method;
+ *      or this build cannot: an iscsi:// or NVMe target where fhint was
+ *      built without libiscsi or libnvme
  *   130, 143  stopped by SIGINT or SIGTERM (fhint-trim, fhint-write,
  *      fhint-conform): the command in flight finished, no other was sent
  */

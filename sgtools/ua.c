@@ -32,7 +32,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef HAVE_LIBUDEV
 #include <libudev.h>
+#endif
 #ifdef HAVE_LIBSYSTEMD
 #include <syslog.h>
 #include <systemd/sd-journal.h>
@@ -694,6 +696,7 @@ static int run_tur(struct ua_ctx *cx, struct fhint_dev *dev)
 	return 0;
 }
 
+#ifdef HAVE_LIBUDEV
 /* SDEV_UA value -> the catalog: ASC/ASCQ when one entry has it. */
 static void uevent_names(struct ua_record *rec, const char *val)
 {
@@ -883,6 +886,7 @@ out:
 	udev_unref(udev);
 	return ret;
 }
+#endif
 
 /* ---- main ---- */
 
@@ -909,6 +913,11 @@ static int run(int argc, char **argv, struct fhint_dev *dev, bool signals)
 	if (dev && o.uevents)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "--uevents takes no TARGET");
+#ifndef HAVE_LIBUDEV
+	if (o.uevents)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "--uevents: built without libudev");
+#endif
 #ifndef HAVE_LIBSYSTEMD
 	if (o.journal)
 		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
@@ -933,7 +942,9 @@ static int run(int argc, char **argv, struct fhint_dev *dev, bool signals)
 		cx.stop = &ua_stop_flag;
 	}
 	if (o.uevents) {
+#ifdef HAVE_LIBUDEV
 		ret = run_uevents(&cx);
+#endif
 	} else {
 		if (!dev) {
 			ret = fhint_dev_open(o.target, FHINT_DEV_RDONLY, &own,

@@ -713,6 +713,7 @@ static void test_nvme_identify(void)
 	uint8_t *id;
 	char err[256] = "";
 
+	FHINT_NEED_XPORT(NVME);
 	id = calloc(1, 4096);
 	p = calloc(1, sizeof(*p));
 	CU_ASSERT_FATAL(id && p);
@@ -813,6 +814,7 @@ static void test_nvme_fdp_configs(void)
 	uint8_t *b;
 	char err[256] = "";
 
+	FHINT_NEED_XPORT(NVME);
 	b = calloc(1, 4096);
 	p = calloc(1, sizeof(*p));
 	CU_ASSERT_FATAL(b && p);

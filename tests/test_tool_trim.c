@@ -1085,10 +1085,12 @@ static void test_nvme_dsm(void)
 		0, 0, 0, 0, 8, 0, 0, 0, 100, 0, 0, 0, 0, 0, 0, 0,
 	};
 	struct fhint_fake_sg f;
-	struct fhint_dev *dev = nvme_open_fake(&f);
+	struct fhint_dev *dev;
 	struct json_object *j;
 	struct tt_out r;
 
+	FHINT_NEED_XPORT(NVME);
+	dev = nvme_open_fake(&f);
 	nf.dmrl = 2;
 	{
 		const char *argv[] = { "-j", "nvme-fake", "0+8", "100+8",
@@ -1164,9 +1166,11 @@ static void test_nvme_dsm(void)
 static void test_nvme_write_zeroes(void)
 {
 	struct fhint_fake_sg f;
-	struct fhint_dev *dev = nvme_open_fake(&f);
+	struct fhint_dev *dev;
 	struct tt_out r;
 
+	FHINT_NEED_XPORT(NVME);
+	dev = nvme_open_fake(&f);
 	{
 		const char *argv[] = { "-m", "nvme-wz", "nvme-fake", "0+8",
 				       "51200b+2K", NULL };

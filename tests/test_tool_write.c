@@ -715,11 +715,13 @@ static struct fhint_dev *tn_open(struct fhint_fake_sg *f)
 static void test_nvme_placement(void)
 {
 	struct fhint_fake_sg f;
-	struct fhint_dev *dev = tn_open(&f);
+	struct fhint_dev *dev;
 	struct json_object *j, *v;
 	struct tw_out o;
 	int i;
 
+	FHINT_NEED_XPORT(NVME);
+	dev = tn_open(&f);
 	if (!dev) {
 		fhint_fake_sg_close(&f);
 		return;

@@ -65,6 +65,7 @@ static void test_url(void)
 	char err[512];
 	size_t i;
 
+	FHINT_NEED_XPORT(ISCSI);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		err[0] = '\0';
 		CU_ASSERT_EQUAL(fhint_dev_open(bad[i], 0, &dev, err,
@@ -85,6 +86,7 @@ static void test_refused(void)
 	double t0;
 	int s = listen_local(&port);
 
+	FHINT_NEED_XPORT(ISCSI);
 	close(s);		/* the port is now closed */
 	snprintf(url, sizeof(url),
 		 "iscsi://127.0.0.1:%u/iqn.2026-12.org.fhint:target/0", port);
@@ -194,6 +196,7 @@ static void test_login_names(void)
 	char err[512] = "";
 	int ret;
 
+	FHINT_NEED_XPORT(ISCSI);
 	unsetenv("FHINT_ISCSI_INITIATOR");
 	login_once("", &p, &ret, err, sizeof(err));
 	/* the portal took the connection, the target refused the login */
@@ -465,6 +468,7 @@ static void test_end_to_end(void)
 	uint64_t lba;
 	int i;
 
+	FHINT_NEED_XPORT(ISCSI);
 	memset(&t, 0, sizeof(t));
 	CU_ASSERT_EQUAL_FATAL(fhint_emu_open("?size=16M&page=4K&ppb=64&op=0.25",
 					     &t.emu, err, sizeof(err)), 0);

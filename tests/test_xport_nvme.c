@@ -43,6 +43,7 @@ static void test_open(void)
 	char err[256] = "", dir[64], file[96], link[96];
 	int fd;
 
+	FHINT_NEED_XPORT(NVME);
 	/* NVMe names go to the NVMe transport */
 	CU_ASSERT_EQUAL(fhint_dev_open("/dev/nvme127n9", 0, &dev, err,
 				       sizeof(err)), -ENOENT);
@@ -91,6 +92,7 @@ static void test_commands(void)
 	uint32_t result = 0;
 	int i;
 
+	FHINT_NEED_XPORT(NVME);
 	for (i = 0; i < 4096; i++)
 		data[i] = (uint8_t)(i * 7 + 1);
 	fhint_nvme_capture_start(&cap);
@@ -188,6 +190,7 @@ static void test_rdonly(void)
 	uint8_t buf[512];
 	size_t i;
 
+	FHINT_NEED_XPORT(NVME);
 	fhint_nvme_capture_start(&cap);
 	for (i = 0; i < sizeof(wr_ops); i++) {
 		memset(&c, 0, sizeof(c));
@@ -244,6 +247,7 @@ static void test_discard_run(void)
 	struct fhint_discard_opts o = { .size = sizeof(o), .nsid = 9 };
 	char err[256];
 
+	FHINT_NEED_XPORT(NVME);
 	fhint_plan_init(&plan, out, 16, cmds, 8);
 	CU_ASSERT_EQUAL_FATAL(fhint_plan_build(&plan, in, 3, 0,
 			      FHINT_DISCARD_NVME_DSM_DEALLOCATE,
@@ -354,6 +358,7 @@ static void test_status_and_nsid(void)
 	char err[256] = "", line[160];
 	int fd;
 
+	FHINT_NEED_XPORT(NVME);
 	memset(&f, 0, sizeof(f));
 	f.nvme = nvme_answer;
 	fd = fhint_fake_sg_open(&f, NULL);

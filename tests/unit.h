@@ -22,6 +22,8 @@
 #include <string.h>
 #include <CUnit/CUnit.h>
 
+#include "config.h"
+
 struct fhint_suite_reg {
 	const char *name;
 	CU_TestInfo *tests;
@@ -43,6 +45,32 @@ void fhint_suite_register(struct fhint_suite_reg *reg);
 	}
 
 #define FHINT_SUITE(sname, tarray) FHINT_SUITE_FULL(sname, tarray, NULL, NULL)
+
+/*
+ * A test that needs a transport configure may leave out (fhint/xport.h)
+ * begins with FHINT_NEED_XPORT(NVME) or FHINT_NEED_XPORT(ISCSI): in a build
+ * without it the test returns at once and the runner reports it skipped.
+ */
+#ifdef HAVE_XPORT_LIBNVME
+#define FHINT_XPORT_BUILT_NVME	1
+#else
+#define FHINT_XPORT_BUILT_NVME	0
+#endif
+#ifdef HAVE_XPORT_LIBISCSI
+#define FHINT_XPORT_BUILT_ISCSI	1
+#else
+#define FHINT_XPORT_BUILT_ISCSI	0
+#endif
+#define FHINT_NEED_XPORT(x)                                                 \
+	do {                                                                \
+		if (!FHINT_XPORT_BUILT_##x) {                               \
+			fhint_test_skip("the " #x " transport is not built"); \
+			return;                                             \
+		}                                                           \
+	} while (0)
+
+/* Count the running test as skipped, with the reason in the log. */
+void fhint_test_skip(const char *why);
 
 /* Compare a buffer with literal expected bytes; on mismatch print both. */
 #define FHINT_ASSERT_BYTES(got, want, len)                                  \

@@ -13,6 +13,10 @@
  *                               iqn.2026-12.org.fhint:initiator or
  *                               $FHINT_ISCSI_INITIATOR; CDBs up to 16 bytes
  *
+ * The NVMe and iSCSI transports are optional (configure --without-libnvme,
+ * --without-libiscsi, or the library not found): a build without one
+ * refuses its targets with -ENOTSUP and a one-line reason.
+ *
  * Every transport returns the SCSI status, the sense data and the residual;
  * a command that could not be delivered at all is a negative errno
  * (-ETIMEDOUT when it timed out, -EIO for other host/transport errors, or
@@ -162,8 +166,10 @@ struct fhint_nvme_status {
 	bool     dnr;
 };
 
-/* "NVMe status 0/02h: Invalid Field in Command (DNR)".  Returns the length
- * written, -EMSGSIZE when truncated (still NUL-terminated), -EINVAL. */
+/* "NVMe status 0/02h: Invalid Field in Command (DNR)" (the name is
+ * libnvme's: "NVMe status 0/02h (DNR)" where fhint is built without it).
+ * Returns the length written, -EMSGSIZE when truncated (still
+ * NUL-terminated), -EINVAL. */
 int fhint_nvme_status_format(const struct fhint_nvme_status *st, char *buf,
 			     size_t len);
 
