@@ -84,7 +84,7 @@ static void test_commands(void)
 {
 	static const uint8_t id_ctrl[8] = { 0x86, 0x80, 0x86, 0x80, 'S', 'N' };
 	struct fhint_nvme_capture cap = { 0 };
-	struct fhint_dev *dev = open_capture(5, 0);
+	struct fhint_dev *dev;
 	struct fhint_dev_opts o = { .size = sizeof(o), .timeout_ms = 7000 };
 	struct nvme_passthru_cmd c;
 	struct fhint_nvme_status st;
@@ -93,6 +93,7 @@ static void test_commands(void)
 	int i;
 
 	FHINT_NEED_XPORT(NVME);
+	dev = open_capture(5, 0);
 	for (i = 0; i < 4096; i++)
 		data[i] = (uint8_t)(i * 7 + 1);
 	fhint_nvme_capture_start(&cap);
@@ -185,12 +186,13 @@ static void test_rdonly(void)
 					  FHINT_NVME_CMD_DSM,
 					  FHINT_NVME_CMD_IO_MGMT_SEND };
 	struct fhint_nvme_capture cap = { 0 };
-	struct fhint_dev *dev = open_capture(1, FHINT_DEV_RDONLY);
+	struct fhint_dev *dev;
 	struct nvme_passthru_cmd c;
 	uint8_t buf[512];
 	size_t i;
 
 	FHINT_NEED_XPORT(NVME);
+	dev = open_capture(1, FHINT_DEV_RDONLY);
 	fhint_nvme_capture_start(&cap);
 	for (i = 0; i < sizeof(wr_ops); i++) {
 		memset(&c, 0, sizeof(c));
@@ -238,7 +240,7 @@ static void test_discard_run(void)
 		0, 0, 0, 0,  24, 0, 0, 0,  0xe8, 0x03, 0, 0, 0, 0, 0, 0,
 	};
 	struct fhint_nvme_capture cap = { 0 };
-	struct fhint_dev *dev = open_capture(5, 0), *emu = NULL;
+	struct fhint_dev *dev, *emu = NULL;
 	struct fhint_limits l = nvme_limits();
 	struct fhint_range out[16];
 	struct fhint_plan_cmd cmds[8];
@@ -248,6 +250,7 @@ static void test_discard_run(void)
 	char err[256];
 
 	FHINT_NEED_XPORT(NVME);
+	dev = open_capture(5, 0);
 	fhint_plan_init(&plan, out, 16, cmds, 8);
 	CU_ASSERT_EQUAL_FATAL(fhint_plan_build(&plan, in, 3, 0,
 			      FHINT_DISCARD_NVME_DSM_DEALLOCATE,
