@@ -13,9 +13,10 @@
 #   lib/            fhint/ headers, lib/*.h; nothing of lib/emu/
 #   lib/emu/        fhint/ headers, lib/emu/*.h, lib/*_priv.h but not
 #                   xport_priv.h (the device core knows no transport)
-#   sgtools/, nvme-tools/, demo/, tcmu-handler/
+#   sgtools/, sgtools/conform/, nvme-tools/, demo/, tcmu-handler/
 #                   fhint/ headers and the tool folders (sgtools/,
-#                   nvme-tools/); tcmu-handler/ also tcmu-runner's headers
+#                   sgtools/conform/, nvme-tools/); tcmu-handler/ also
+#                   tcmu-runner's headers
 #   bench/          as the tools, its own headers, and lib/emu/emu_ftl.h
 #                   (the FTL model's own benchmarks)
 #
@@ -80,7 +81,7 @@ allowed() {
 		include/fhint/*|lib/emu/*.h|lib/*_priv.h) return 0 ;;
 		esac
 		return 1 ;;
-	sgtools|nvme-tools|demo)
+	sgtools|sgtools/conform|nvme-tools|demo)
 		case $h in include/fhint/*|sgtools/*|nvme-tools/*) return 0 ;; esac
 		return 1 ;;
 	tcmu-handler)
@@ -102,6 +103,7 @@ allowed() {
 
 n=0
 for f in include/fhint/*.h lib/*.[ch] lib/emu/*.[ch] sgtools/*.[ch] \
+	 sgtools/conform/*.[ch] \
 	 nvme-tools/*.[ch] tcmu-handler/*.c bench/*.c demo/*.c; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))

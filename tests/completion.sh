@@ -10,7 +10,7 @@ bc=/usr/share/bash-completion/bash_completion
 # shellcheck disable=SC1090
 . "$bc"
 . "$srcdir/sgtools/fhint-completion.bash"
-PATH=$top/sgtools:$top/tests/conform:$PATH
+PATH=$top/sgtools:$top/sgtools/conform:$PATH
 fail=0
 comp() {	# comp WANT WORD...: complete the last word, WANT among the answers
 	local want=$1

@@ -62,9 +62,9 @@ export FHINT_POOL=rbd
 conform_same() {
 	local t keys='size=64M&create=1'
 	t=$(mktemp -d "$FHINT_CEPH_DIR/conform.XXXXXX")
-	"$FHINT_B/tests/conform/fhint-conform" --destructive \
+	"$FHINT_B/sgtools/conform/fhint-conform" --destructive \
 		--scratch-range all "emu:$t/lun.img?$keys" >"$t/file.log" 2>&1
-	"$FHINT_B/tests/conform/fhint-conform" --destructive \
+	"$FHINT_B/sgtools/conform/fhint-conform" --destructive \
 		--scratch-range all "emu:rbd:$FHINT_POOL/conform?$keys" \
 		>"$t/rbd.log" 2>&1
 	# each test and its result; the run summary

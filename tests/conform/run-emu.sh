@@ -22,7 +22,7 @@
 # the FDP test runs, the Streams test skips).
 set -u
 
-bin=${FHINT_CONFORM:-./tests/conform/fhint-conform}
+bin=${FHINT_CONFORM:-./sgtools/conform/fhint-conform}
 notes=
 case "${1:-}" in
 --notes) notes=${2:?--notes needs a file} ;;

@@ -4,7 +4,7 @@
 # tests/valgrind/run.sh BUILDDIR
 #
 # Run every command-line tool (sgtools/fhint-trim, fhint-probe, fhint-write,
-# fhint-ua, tests/conform/fhint-conform) against emu: targets under
+# fhint-ua, sgtools/conform/fhint-conform) against emu: targets under
 #   valgrind --error-exitcode=9 --leak-check=full
 #            --errors-for-leak-kinds=definite
 # with a few representative invocations each, good and bad usage.  A run
@@ -128,15 +128,15 @@ check 2 sgtools/fhint-ua --since bogus "$flash"
 check 2 sgtools/fhint-ua --output /nonexistent/dir/ua.jsonl "$flash"
 
 # fhint-conform (families kept small: valgrind is ~30x slower)
-check 0 tests/conform/fhint-conform -l
-check 0 tests/conform/fhint-conform -F sense "$flash"
-check 0 tests/conform/fhint-conform -d -s all -F unmap -F write_same \
+check 0 sgtools/conform/fhint-conform -l
+check 0 sgtools/conform/fhint-conform -F sense "$flash"
+check 0 sgtools/conform/fhint-conform -d -s all -F unmap -F write_same \
 	'emu:?profile=thin&size=16M&max_ws=4096&max_unmap=4096&max_unmap_desc=16'
-check 0 tests/conform/fhint-conform -d -s all -F provisioning -S "$tmp/s.md" \
+check 0 sgtools/conform/fhint-conform -d -s all -F provisioning -S "$tmp/s.md" \
 	-J "$tmp/j.xml" "$file"
-check 2 tests/conform/fhint-conform
-check 2 tests/conform/fhint-conform --scratch-range bogus "$flash"
-check 2 tests/conform/fhint-conform 'emu:?size=bogus'
+check 2 sgtools/conform/fhint-conform
+check 2 sgtools/conform/fhint-conform --scratch-range bogus "$flash"
+check 2 sgtools/conform/fhint-conform 'emu:?size=bogus'
 
 echo "valgrind: $runs runs, $fails failed"
 [ "$fails" -eq 0 ]

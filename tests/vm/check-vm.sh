@@ -49,7 +49,7 @@ fi
 	exit 1
 }
 for f in tcmu-handler/.libs/handler_fhint.so tests/vm/fhint-vmtool \
-	 sgtools/fhint-trim tests/conform/fhint-conform; do
+	 sgtools/fhint-trim sgtools/conform/fhint-conform; do
 	[ -e "$builddir/$f" ] || { echo "check-vm: $f not built" >&2; exit 1; }
 done
 

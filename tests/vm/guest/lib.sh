@@ -18,7 +18,7 @@ trim=$(tool sgtools fhint-trim)
 probe=$(tool sgtools fhint-probe)
 fwrite=$(tool sgtools fhint-write)
 fua=$(tool sgtools fhint-ua)
-conform=$(tool tests/conform fhint-conform)
+conform=$(tool sgtools/conform fhint-conform)
 
 # Each result and log line also goes, with the guest's clock, to
 # $T_TIMES (main.sh: $out/SUITE.times): where a suite's time goes.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conf_unmap.c - UNMAP (SBC-4 5.30) against the limits of the
+ * sgtools/conform/conf_unmap.c - UNMAP (SBC-4 5.30) against the limits of the
  * Block Limits VPD page (SBC-4 6.6.4) and the Logical Block Provisioning
  * VPD page (SBC-4 6.6.6).
  */

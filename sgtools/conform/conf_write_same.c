@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conf_write_same.c - WRITE SAME(10/16/32) (SBC-4 5.47, 5.48,
+ * sgtools/conform/conf_write_same.c - WRITE SAME(10/16/32) (SBC-4 5.47, 5.48,
  * 5.49; unmapping 4.7.3.4) against VPD B0h (WSNZ, MAXIMUM WRITE SAME
  * LENGTH) and B2h (LBPWS, LBPWS10, ANC_SUP).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conf_ata.c - ATA through a SCSI / ATA Translation Layer
+ * sgtools/conform/conf_ata.c - ATA through a SCSI / ATA Translation Layer
  * (SAT-4): the ATA Information VPD page (12.4.2), IDENTIFY DEVICE through
  * ATA PASS-THROUGH(16) (12.2.2), DATA SET MANAGEMENT / TRIM (ACS-4 7.5)
  * against IDENTIFY word 169 and DRAT/RZAT (word 69).

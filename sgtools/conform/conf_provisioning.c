@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conf_provisioning.c - logical block provisioning
+ * sgtools/conform/conf_provisioning.c - logical block provisioning
  * consistency (SBC-4 4.7): READ CAPACITY(16) LBPME/LBPRZ (5.26.2) against
  * the Logical Block Provisioning VPD page (6.6.6), GET LBA STATUS (5.21)
  * and what unmapped blocks read; LOG SELECT (SPC-5 6.9) resetting the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conf_nvme.c - the NVMe family: Dataset Management with
+ * sgtools/conform/conf_nvme.c - the NVMe family: Dataset Management with
  * the Deallocate attribute (NVM Command Set Specification 2.0, NVM CS,
  * 3.2.3) against DMRL / DMRSL / DMSL of the I/O Command Set specific
  * Identify Controller data (4.1.5, CNS 06h), Write Zeroes with DEAC (3.2.8)

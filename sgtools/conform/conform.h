@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * tests/conform/conform.h - fhint-conform: what every family of the
+ * sgtools/conform/conform.h - fhint-conform: what every family of the
  * conformance suite shares.
  *
  * One context per run (the device, its probed geometry, the scratch range,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conf_sense.c - sense data: the format the Control mode
+ * sgtools/conform/conf_sense.c - sense data: the format the Control mode
  * page D_SENSE bit selects (SPC-5 4.4.1, 7.5.10), sense-key-specific field
  * pointers (SPC-5 4.4.2.4.2), unit attention priority (SAM-5 5.14).
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conform.c - fhint-conform: option parsing, the target, the
+ * sgtools/conform/conform.c - fhint-conform: option parsing, the target, the
  * CUnit registry built from the families, skips, JUnit XML and the
  * markdown summary; the command helpers the families share.
  */

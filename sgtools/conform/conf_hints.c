@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tests/conform/conf_hints.c - write hints: GROUP NUMBER (SBC-4 4.22) on
+ * sgtools/conform/conf_hints.c - write hints: GROUP NUMBER (SBC-4 4.22) on
  * WRITE(16)/(32), the IO Advice Hints Grouping mode page (SBC-4 6.5.7),
  * GET STREAM STATUS (SBC-4 5.9) against the Block Limits Extension VPD
  * page (SBC-4 6.6.5), STREAM CONTROL (SBC-4 5.32), WRITE STREAM (SBC-4
