@@ -339,7 +339,7 @@ set grid
 set xlabel "time since the random writes began, s"
 set ylabel "4 KiB writes a second"
 set yrange [0:*]
-set key inside right top opaque
+set key inside right center opaque
 set object 1 rect from $w0, graph 0 to $w1, graph 1 fc rgb "#e0e0e0" fs solid behind
 plot "$tmp/vm.dat" using 1:2 with lines lw 1 lc rgb "#7f7fff" title "fio, 1 s", \
      "$tmp/vm_rounds.dat" using 1:2 with fsteps lw 2 lc rgb "#0000c0" title "PTS rounds (1/8 capacity)", \
