@@ -31,7 +31,7 @@ mk_user_lun() {	# mk_user_lun HBA NAME BYTES BLOCK CFG
 	echo "dev_size=$3,dev_config=fhint/$5,hw_block_size=$4" > "$d/control" &&
 	echo 1 > "$d/enable"
 }
-cfg1='/scratch/lun1.img?create=1&profile=thin&lbs=4096&threshold=80&max_unmap_desc=16&product=lun1'
+cfg1='/scratch/lun1.img?create=1&profile=thin&lbs=4096&threshold=80&max_unmap_desc=16&anchor=1&product=lun1'
 if mk_user_lun user_9 lun1 $((64 << 20)) 4096 "$cfg1"; then
 	ok "configfs: user_9/lun1 enabled"
 else
@@ -184,6 +184,24 @@ check "sg_logs --select --reset (LOG SELECT PCR)" sg_logs --select --reset /dev/
 expect_eq "after LOG SELECT PCR: host blocks written" "$(st host_write_blocks)" 0
 expect_eq "after LOG SELECT PCR: group 1 blocks" "$(st group_blocks_1)" 0
 expect_eq "after LOG SELECT PCR: mapped blocks (state) kept" "$(st mapped_blocks)" "$m0"
+
+# ANCHORED through tcm_loop with sg3_utils (SBC-4 4.7.3.4, 5.30, 5.8):
+# sg_unmap --anchor leaves lun1's blocks anchored as sg_get_lba_status
+# decodes them (provisioning status 2), a write maps them again (0)
+sg1=$(sg_of "${sd1:-}" 2>/dev/null)
+if [ -n "$sg1" ]; then
+	check "sg_unmap --anchor (UNMAP with ANCHOR) on lun1" \
+		sg_unmap --anchor --lba=1024 --num=256 /dev/$sg1
+	expect_eq "sg_get_lba_status -bb after ANCHOR: anchored (2)" \
+		"$(sg_get_lba_status -bb --lba=1100 /dev/$sg1 2>/dev/null)" 2
+	check "reads of anchored blocks: zeros (LBPRZ 1)" cmp -n 4096 \
+		<(dd if=/dev/$sd1 bs=4096 skip=1100 count=1 iflag=direct status=none) /dev/zero
+	dd if=/dev/urandom of=/dev/$sd1 bs=4096 seek=1024 count=256 oflag=direct status=none
+	expect_eq "sg_get_lba_status -bb after a write: mapped (0)" \
+		"$(sg_get_lba_status -bb --lba=1100 /dev/$sg1 2>/dev/null)" 0
+else
+	fail "lun1 has no sg node for the ANCHOR checks"
+fi
 
 # ---- 6. unit attentions reach the initiator ------------------------------
 for f in /sys/block/$sd0/device/evt_capacity_change_reported \
