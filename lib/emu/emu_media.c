@@ -454,19 +454,16 @@ static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	return 0;
 }
 
-int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
-		    const uint8_t *buf, uint8_t group, bool fua,
-		    struct fhint_check *chk)
+/* A write the checks let through: the timing model, the data (@buf; NULL
+ * when the store wrote it), the map and journal, the soft threshold, and
+ * FUA or write-through. */
+static int write_and_account(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
+			     const uint8_t *buf, uint8_t group, bool fua,
+			     struct fhint_check *chk)
 {
 	struct emu_media *m = dev->media;
 	int ret;
 
-	if (out_of_range(m, lba, nlb, chk))
-		return -ERANGE;
-	if (write_protected(m, chk))
-		return -EROFS;
-	if (!nlb)
-		return 0;
 	emu_timing_on_write(dev->timing, lba, nlb, group & 63, fua || !dev->wce);
 	/* GROUP NUMBER is 6 bits; a larger stream id maps modulo 64 */
 	ret = do_write(m, lba, nlb, buf, 0, group & 63, chk);
@@ -476,6 +473,21 @@ int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 	if (fua || !dev->wce)
 		return emu_media_sync(dev, chk);
 	return 0;
+}
+
+int emu_media_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
+		    const uint8_t *buf, uint8_t group, bool fua,
+		    struct fhint_check *chk)
+{
+	struct emu_media *m = dev->media;
+
+	if (out_of_range(m, lba, nlb, chk))
+		return -ERANGE;
+	if (write_protected(m, chk))
+		return -EROFS;
+	if (!nlb)
+		return 0;
+	return write_and_account(dev, lba, nlb, buf, group, fua, chk);
 }
 
 int emu_media_compare_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
@@ -505,14 +517,8 @@ int emu_media_compare_write(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 		return 1;
 	if (ret)
 		return media_io_error(chk, space_errno(ret), true);
-	emu_timing_on_write(dev->timing, lba, nlb, group & 63, fua || !dev->wce);
-	ret = do_write(m, lba, nlb, NULL, 0, group & 63, chk);
-	if (ret)
-		return ret;
-	threshold_check(m);
-	if (fua || !dev->wce)
-		return emu_media_sync(dev, chk);
-	return 0;
+	/* the store holds the data already: only the model and journal */
+	return write_and_account(dev, lba, nlb, NULL, group, fua, chk);
 }
 
 int emu_media_write_same(struct emu_dev *dev, uint64_t lba, uint64_t nlb,
