@@ -90,6 +90,8 @@ struct trim_run {
 	struct fhint_limits lim;
 	struct fhint_discard_opts dopts;
 	enum fhint_discard_method method;
+	bool have_lbp;			/* VPD B2h read (SCSI) */
+	bool anc_sup;			/* B2h ANC_SUP (SBC-4 6.6.6) */
 	struct fhint_range *asked;	/* bytes, as given */
 	size_t n_asked;
 	struct fhint_range *merged;	/* blocks, sorted and merged */
@@ -139,7 +141,8 @@ static void usage(FILE *f)
 "  -n, --dry-run          print the plan and every command in hex; send none\n"
 "      --anchor           SCSI UNMAP / WRITE SAME with ANCHOR: the blocks stay\n"
 "                         anchored, their resources reserved (SBC-4 4.7.3.6;\n"
-"                         ATA TRIM and NVMe deallocation have no such state)\n"
+"                         the device must set ANC_SUP in VPD B2h; ATA TRIM\n"
+"                         and NVMe deallocation have no such state)\n"
 "  -c, --verify           read back with GET LBA STATUS what was deallocated\n"
 "      --query            trim nothing: report with GET LBA STATUS how much\n"
 "                         of the ranges is mapped, deallocated, anchored\n"
@@ -559,6 +562,8 @@ static int probe(struct trim_run *t, const struct trim_opts *o)
 				     ret, &chk);
 	}
 	t->lim = g->limits;
+	t->have_lbp = g->have_lbp;
+	t->anc_sup = g->have_lbp && g->lbp.anc_sup;
 	sat = fhint_vpd_supported_has(&g->vpd, FHINT_VPD_ATA_INFORMATION);
 	free(g);
 	if (o->method == FHINT_DISCARD_ATA_DSM_TRIM ||
@@ -1368,6 +1373,29 @@ static void print_query(const struct trim_run *t, const struct trim_opts *o,
 	cli_json_print(j);
 }
 
+/*
+ * --anchor: the method must have an ANCHOR bit and the device must say
+ * ANC_SUP in its Logical Block Provisioning VPD page (SBC-4 6.6.6; with
+ * ANC_SUP zero it terminates the command with 24/00, SBC-4 5.30.1), so
+ * nothing is sent when either is missing.  0, or exit 4 after one line.
+ */
+static int check_anchor(const struct trim_run *t, const struct trim_opts *o)
+{
+	if (!o->anchor)
+		return 0;
+	if (!method_anchors(t->method))
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "--anchor: method %s cannot anchor; only SCSI UNMAP and WRITE SAME with UNMAP carry ANCHOR (SBC-4 4.7.3.6), ATA TRIM and NVMe deallocation have no anchored state",
+			       method_short(t->method));
+	if (!t->anc_sup)
+		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
+			       "%s: the device does not support anchored blocks (--anchor): %s",
+			       o->target, t->have_lbp ?
+			       "ANC_SUP is 0 in its Logical Block Provisioning VPD page (B2h)" :
+			       "it has no Logical Block Provisioning VPD page (B2h) to set ANC_SUP");
+	return 0;
+}
+
 static int run(struct trim_run *t, const struct trim_opts *o)
 {
 	uint8_t *data = NULL;
@@ -1411,10 +1439,9 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 				       "the device does not support discard (no logical block provisioning)");
 		t->method = (enum fhint_discard_method)ret;
 	}
-	if (o->anchor && !method_anchors(t->method))
-		return cli_err(PROG, CLI_EXIT_UNSUPPORTED,
-			       "--anchor: method %s cannot anchor; only SCSI UNMAP and WRITE SAME with UNMAP carry ANCHOR (SBC-4 4.7.3.6), ATA TRIM and NVMe deallocation have no anchored state",
-			       method_short(t->method));
+	ret = check_anchor(t, o);
+	if (ret)
+		return ret;
 	t->dopts.anchor = o->anchor;
 	ret = collect_ranges(t, o);
 	if (ret)

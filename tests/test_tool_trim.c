@@ -1357,6 +1357,59 @@ static void test_anchor(void)
 	}
 }
 
+/* --anchor on a LUN without ANC_SUP (B2h byte 5 bit 1, SBC-4 6.6.6): exit
+ * 4, one line naming the device and ANC_SUP, and no UNMAP reaches it (a
+ * sent one would end in CHECK CONDITION 24/00 and deallocate); with
+ * ANC_SUP the same call anchors the blocks. */
+static void anchor_on(bool anc_sup)
+{
+	struct fhint_dev *dev = dev_open(anc_sup ? "emu:?" TT_CFG "&anchor=1" :
+					 "emu:?" TT_CFG "&anchor=0");
+	struct fhint_emu *emu = fhint_dev_emu(dev);
+	struct fhint_emu_stats before, after;
+	uint8_t *buf = calloc(2048, 512);
+	struct fhint_lba_census c;
+	struct fhint_check chk;
+	struct tt_out r;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(emu);
+	memset(buf, 0x5a, 2048 * 512);
+	CU_ASSERT_EQUAL_FATAL(rw16(dev, true, 0, 2048, buf), 0);
+	free(buf);
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &before), 0);
+	{
+		const char *argv[] = { "--anchor", "lun7", "0+512", NULL };
+
+		r = run_trim_on(dev, argv, NULL);
+	}
+	CU_ASSERT_EQUAL(fhint_emu_get_stats(emu, &after), 0);
+	CU_ASSERT_EQUAL(after.check_conditions, before.check_conditions);
+	CU_ASSERT_EQUAL(fhint_lba_census(dev, 0, 512, &c, &chk), 0);
+	if (anc_sup) {
+		CU_ASSERT_EQUAL(r.rc, 0);
+		CU_ASSERT_EQUAL(after.unmapped_blocks,
+				before.unmapped_blocks + 512);
+		CU_ASSERT_EQUAL(c.anchored, 512);
+	} else {
+		CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
+		CU_ASSERT_EQUAL(count_lines(r.err), 1);
+		CU_ASSERT(strncmp(r.err, "fhint-trim: lun7: ", 18) == 0);
+		CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "ANC_SUP"));
+		CU_ASSERT_STRING_EQUAL(r.out, "");
+		CU_ASSERT_EQUAL(after.unmapped_blocks, before.unmapped_blocks);
+		CU_ASSERT_EQUAL(after.mapped_blocks, 2048);
+		CU_ASSERT_EQUAL(c.mapped, 512);
+	}
+	tt_free(&r);
+	fhint_dev_close(dev);
+}
+
+static void test_anchor_needs_anc_sup(void)
+{
+	anchor_on(false);
+	anchor_on(true);
+}
+
 /* A regular file (no SG_IO): the block layer's way, a hole per range,
  * exactly where asked; SCSI methods refused with exit 4. */
 static void test_regular_file(void)
@@ -1518,6 +1571,7 @@ static CU_TestInfo tests[] = {
 	{ "regular file: holes through the block layer", test_regular_file },
 	{ "--query: GET LBA STATUS, nothing trimmed", test_query },
 	{ "--anchor: anchored blocks; ATA and NVMe exit 4", test_anchor },
+	{ "--anchor without ANC_SUP: exit 4, nothing sent", test_anchor_needs_anc_sup },
 	{ "--json: one object on errors, valid UTF-8", test_json_always },
 	{ "messages name the real error", test_messages_name_the_error },
 	{ "a file system signature: a warning", test_signature_warning },
