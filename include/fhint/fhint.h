@@ -41,6 +41,7 @@
 #include <fhint/scsi_mode_control.h>
 #include <fhint/scsi_mode_control_ext.h>
 #include <fhint/scsi_mode_iec.h>
+#include <fhint/scsi_mode_lbp.h>
 #include <fhint/scsi_read_capacity.h>
 #include <fhint/scsi_rsoc.h>
 #include <fhint/scsi_stream_status.h>
