@@ -564,33 +564,93 @@ void cli_hexdump(const void *buf, size_t len, const char *indent)
 	}
 }
 
-int cli_opt_common(const char *prog, int c, char **argv,
-		   void (*usage)(FILE *f), struct cli_dev_opts *dev)
+/* A missing value (getopt's ':') or an unknown option @arg. */
+static int opt_unknown(const char *prog, int c, const char *arg)
 {
-	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	if (c == ':')
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "option '%s' needs a value (try --help)", arg);
+	if (strncmp(arg, "--", 2) != 0 && optopt > 0 && optopt < 256)
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "unknown option '-%c' (try --help)", optopt);
+	return cli_err(prog, CLI_EXIT_USAGE,
+		       "unknown option '%s' (try --help)", arg);
+}
 
+/* The options of struct cli_opts, --help and --version, for what the tool
+ * left: 0, -1 (exit 0) or CLI_EXIT_USAGE after one line. */
+static int opt_common(const char *prog, int c, char **argv,
+		      void (*usage)(FILE *f), struct cli_opts *o,
+		      bool *progress_bare)
+{
 	switch (c) {
+	case 'j':
+		o->json = true;
+		return 0;
+	case 'f':
+		o->force = true;
+		return 0;
+	case 'c':
+		o->verify = true;
+		return 0;
+	case 'n':
+		o->dry_run = true;
+		return 0;
+	case 'v':
+		o->verbose++;
+		return 0;
+	case 'P':
+		*progress_bare = !optarg;
+		return cli_parse_progress(prog, optarg, &o->progress);
 	case CLI_OPT_RETRIES:
-		return cli_parse_retries(prog, optarg, dev);
+		return cli_parse_retries(prog, optarg, &o->dev);
 	case CLI_OPT_TIMEOUT:
-		return cli_parse_timeout(prog, optarg, dev);
+		return cli_parse_timeout(prog, optarg, &o->dev);
 	case 'h':
 		usage(stdout);
 		return -1;
 	case 'V':
 		printf("%s (fhint) %s\n", prog, PACKAGE_VERSION);
 		return -1;
-	case ':':
-		return cli_err(prog, CLI_EXIT_USAGE,
-			       "option '%s' needs a value (try --help)", arg);
 	default:
-		if (strncmp(arg, "--", 2) != 0 && optopt > 0 && optopt < 256)
-			return cli_err(prog, CLI_EXIT_USAGE,
-				       "unknown option '-%c' (try --help)",
-				       optopt);
-		return cli_err(prog, CLI_EXIT_USAGE,
-			       "unknown option '%s' (try --help)", arg);
+		return opt_unknown(prog, c, optind > 0 ? argv[optind - 1] : "");
 	}
+}
+
+int cli_parse_opts(const char *prog, int argc, char **argv,
+		   const char *shortopts, const struct option *longopts,
+		   void (*usage)(FILE *f), cli_tool_opt_fn tool_opt,
+		   void *tool, struct cli_opts *o)
+{
+	bool progress_bare = false;
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	cli_dev_opts_init(&o->dev);
+	if (cli_emu_help(argc, argv))
+		return -1;
+	optind = 0;	/* GNU: reinitialise */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		ret = tool_opt(c, tool);
+		if (ret == CLI_OPT_NOT_MINE)
+			ret = opt_common(prog, c, argv, usage, o,
+					 &progress_bare);
+		if (ret)
+			return ret;
+	}
+	if (cli_progress_bare(prog, progress_bare, optind, argc, argv))
+		return CLI_EXIT_USAGE;
+	return 0;
+}
+
+int cli_target(const char *prog, int argc, char **argv, const char **target)
+{
+	if (optind >= argc)
+		return cli_err(prog, CLI_EXIT_USAGE,
+			       "missing TARGET (try --help)");
+	*target = argv[optind++];
+	return 0;
 }
 
 bool cli_emu_help(int argc, char **argv)
@@ -615,38 +675,45 @@ void cli_dev_opts_init(struct cli_dev_opts *o)
 	o->timeout_s = 0;
 }
 
-static int parse_uint(const char *arg, unsigned long max, unsigned int *v)
+int cli_parse_ulong(const char *s, int base, unsigned long min,
+		    unsigned long max, unsigned long *v)
 {
 	unsigned long x;
 	char *end;
 
-	if (!arg || !*arg || !isdigit((unsigned char)arg[0]))
+	if (!s || !isdigit((unsigned char)s[0]))
 		return -EINVAL;
 	errno = 0;
-	x = strtoul(arg, &end, 10);
-	if (errno || *end || x > max)
+	x = strtoul(s, &end, base);
+	if (errno || *end || x < min || x > max)
 		return -EINVAL;
-	*v = (unsigned int)x;
+	*v = x;
 	return 0;
 }
 
 int cli_parse_retries(const char *prog, const char *arg,
 		      struct cli_dev_opts *o)
 {
-	if (parse_uint(arg, 100, &o->retries))
+	unsigned long v;
+
+	if (cli_parse_ulong(arg, 10, 0, 100, &v))
 		return cli_err(prog, CLI_EXIT_USAGE,
 			       "--retries '%s': accepts 0..100", arg);
+	o->retries = (unsigned int)v;
 	return 0;
 }
 
 int cli_parse_timeout(const char *prog, const char *arg,
 		      struct cli_dev_opts *o)
 {
+	unsigned long v;
+
 	/* SG_IO's timeout is an unsigned int of milliseconds */
-	if (parse_uint(arg, 4000000, &o->timeout_s))
+	if (cli_parse_ulong(arg, 10, 0, 4000000, &v))
 		return cli_err(prog, CLI_EXIT_USAGE,
 			       "--timeout '%s': accepts 0..4000000 seconds (0: the transport's default)",
 			       arg);
+	o->timeout_s = (unsigned int)v;
 	return 0;
 }
 
@@ -721,15 +788,8 @@ const char *cli_stop_name(int sig)
 
 int cli_parse_progress(const char *prog, const char *arg, unsigned long *n)
 {
-	const char *a = arg ? arg + (arg[0] == '=') : NULL;
-	char *end;
-
 	*n = CLI_PROGRESS_DEFAULT;
-	if (!arg)
-		return 0;
-	errno = 0;
-	*n = strtoul(a, &end, 10);
-	if (errno || *end || !*a || !isdigit((unsigned char)a[0]) || !*n)
+	if (arg && cli_parse_ulong(arg + (arg[0] == '='), 10, 1, ULONG_MAX, n))
 		return cli_err(prog, CLI_EXIT_USAGE,
 			       "bad --progress count '%s'", arg);
 	return 0;

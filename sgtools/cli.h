@@ -83,12 +83,7 @@ int cli_fs_signature(const char *target, char *what, size_t len);
 /*
  * The long options every tool has: CLI_LONG_OPTS_COMMON ends a tool's
  * getopt_long table (--retries, --timeout, --help, --version, then the
- * terminating entry).  cli_opt_common() takes their cases, for the
- * default branch of the tool's option switch (@c is getopt's return
- * value): --retries and --timeout parsed into @dev (0: go on), 'h' prints
- * @usage to stdout and 'V' the version (-1: exit 0); a bad value, a
- * missing argument (':') and an unknown option print one line and return
- * CLI_EXIT_USAGE.
+ * terminating entry).
  */
 #define CLI_OPT_RETRIES		0x1001
 #define CLI_OPT_TIMEOUT		0x1002
@@ -98,9 +93,6 @@ int cli_fs_signature(const char *target, char *what, size_t len);
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "version", no_argument, NULL, 'V' }, \
 	{ NULL, 0, NULL, 0 }
-struct cli_dev_opts;
-int cli_opt_common(const char *prog, int c, char **argv,
-		   void (*usage)(FILE *f), struct cli_dev_opts *dev);
 
 /*
  * `--emu-help` anywhere before `--`, or a target `emu:?help` /
@@ -135,6 +127,54 @@ struct cli_dev_opts {
 "                         transport's, 60 for SCSI)\n"
 
 void cli_dev_opts_init(struct cli_dev_opts *o);
+
+/*
+ * The options that mean the same in every tool that has them: -j/--json,
+ * -f/--force, -c/--verify, -n/--dry-run, -v/--verbose (repeatable),
+ * -P/--progress[=N], --retries, --timeout.  A tool takes the ones in its
+ * getopt string and long table.
+ */
+struct cli_opts {
+	bool json, force, verify, dry_run;
+	unsigned int verbose;
+	unsigned long progress;		/* every N commands; 0: off */
+	struct cli_dev_opts dev;
+};
+
+/*
+ * A tool's own option: @c is getopt_long's return value (optarg set).
+ * 0 when taken, CLI_EXIT_USAGE after one line for a bad value, or
+ * CLI_OPT_NOT_MINE to leave @c to cli_parse_opts().
+ */
+#define CLI_OPT_NOT_MINE	(-2)
+typedef int (*cli_tool_opt_fn)(int c, void *tool);
+
+struct option;
+/*
+ * Parse the options of argv (getopt_long with @shortopts and @longopts,
+ * from the start: a tool may run many times in one process) into @o
+ * (cleared first) and, through @tool_opt, the tool's @tool.  `--emu-help`
+ * prints the emu: keys (cli_emu_help), -h/--help @usage on stdout,
+ * -V/--version the version: -1, for exit 0.  A bad value, a missing one,
+ * an unknown option, or a bare --progress before a number print one line
+ * and return CLI_EXIT_USAGE.  0: optind is the first operand.
+ */
+int cli_parse_opts(const char *prog, int argc, char **argv,
+		   const char *shortopts, const struct option *longopts,
+		   void (*usage)(FILE *f), cli_tool_opt_fn tool_opt,
+		   void *tool, struct cli_opts *o);
+
+/* The next operand, argv[optind++], as the TARGET; 0, or CLI_EXIT_USAGE
+ * after "missing TARGET (try --help)". */
+int cli_target(const char *prog, int argc, char **argv,
+	       const char **target);
+
+/*
+ * @s as a whole number from @min to @max, starting with a digit: decimal
+ * (@base 10), or 0x hex and 0 octal too (@base 0).  0 or -EINVAL.
+ */
+int cli_parse_ulong(const char *s, int base, unsigned long min,
+		    unsigned long max, unsigned long *v);
 /* Parse the option's value into @o; 0, or CLI_EXIT_USAGE after one line. */
 int cli_parse_retries(const char *prog, const char *arg,
 		      struct cli_dev_opts *o);

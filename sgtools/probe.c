@@ -363,6 +363,47 @@ static void read_sysfs(struct probe_ctx *c)
 
 /* ---- main ---- */
 
+static int parse_samples(const char *arg, unsigned int *samples)
+{
+	unsigned long v;
+
+	if (cli_parse_ulong(arg, 10, 1, 1024, &v))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--samples: bad value '%s'; accepts 1..1024",
+			       arg);
+	*samples = (unsigned int)v;
+	return 0;
+}
+
+/* fhint-probe's own options (cli_tool_opt_fn). */
+static int probe_opt(int c, void *tool)
+{
+	struct probe_opts *o = tool;
+
+	switch (c) {
+	case 'a':
+		o->ata = true;
+		return 0;
+	case 'k':
+		if (!*optarg || strchr(optarg, '/') || strlen(optarg) > 60)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--kernel-dev: bad name '%s'; a block device name such as sda",
+				       optarg);
+		o->kdev = optarg;
+		return 0;
+	case 'S':
+		o->sysfs_root = optarg;
+		return 0;
+	case 't':
+		o->timing = true;
+		return 0;
+	case 'N':
+		return parse_samples(optarg, &o->samples);
+	default:
+		return CLI_OPT_NOT_MINE;
+	}
+}
+
 static int parse_args(int argc, char **argv, struct probe_opts *o,
 		      const char **target)
 {
@@ -377,61 +418,12 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 		{ "verbose", no_argument, NULL, 'v' },
 		CLI_LONG_OPTS_COMMON,
 	};
-	char *end;
-	unsigned long v;
-	int opt, ret;
+	int ret;
 
-	cli_dev_opts_init(&o->dev);
-	if (cli_emu_help(argc, argv))
-		return -1;
-	optind = 0;	/* GNU: reinitialise */
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":jak:S:tN:fvhV", lo,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'a':
-			o->ata = true;
-			break;
-		case 'k':
-			if (!*optarg || strchr(optarg, '/') ||
-			    strlen(optarg) > 60)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--kernel-dev: bad name '%s'; a block device name such as sda",
-					       optarg);
-			o->kdev = optarg;
-			break;
-		case 'S':
-			o->sysfs_root = optarg;
-			break;
-		case 't':
-			o->timing = true;
-			break;
-		case 'N':
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' ||
-			    v < 1 || v > 1024)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--samples: bad value '%s'; accepts 1..1024",
-					       optarg);
-			o->samples = (unsigned int)v;
-			break;
-		case 'f':
-			o->force = true;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		default:
-			ret = cli_opt_common(PROG, opt, argv, usage, &o->dev);
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+	ret = cli_parse_opts(PROG, argc, argv, ":jak:S:tN:fvhV", lo, usage,
+			     probe_opt, o, &o->cli);
+	if (ret)
+		return ret;
 	if (optind >= argc)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "no TARGET given (see --help)");
@@ -451,7 +443,7 @@ static int parse_args(int argc, char **argv, struct probe_opts *o,
 
 static void print_out(const struct probe_ctx *c)
 {
-	if (c->o.json)
+	if (c->o.cli.json)
 		cli_json_print(probe_json(c));
 	else
 		probe_text(c);
@@ -478,7 +470,7 @@ static int probe_block(struct probe_ctx *c)
 		!fhint_block_write_streams_read(NULL, b.bl.major, b.bl.minor,
 						&b.max_write_streams,
 						&b.write_stream_granularity);
-	if (c->o.json)
+	if (c->o.cli.json)
 		cli_json_print(probe_json_block(c->target, &b));
 	else
 		probe_text_block(c->target, &b);
@@ -528,7 +520,7 @@ int probe_main(int argc, char **argv)
 		free(c);
 		return ret < 0 ? CLI_EXIT_OK : ret;
 	}
-	if (c->o.timing && !c->o.force) {
+	if (c->o.timing && !c->o.cli.force) {
 		free(c);
 		return cli_err(PROG, CLI_EXIT_UNSAFE,
 			       "--timing overwrites data on the target; add --force on a scratch device");
@@ -549,7 +541,7 @@ int probe_main(int argc, char **argv)
 		free(c);
 		return rc;
 	}
-	cli_dev_apply(c->dev, &c->o.dev);
+	cli_dev_apply(c->dev, &c->o.cli.dev);
 	if (!strcmp(fhint_dev_transport(c->dev), "block")) {
 		rc = probe_block(c);
 		goto out;

@@ -23,15 +23,12 @@
 #include "probe_timing.h"
 
 struct probe_opts {
-	bool json;
 	bool ata;
 	bool timing;
-	bool force;
-	int verbose;
 	const char *sysfs_root;		/* default "/sys" */
 	const char *kdev;		/* block device name for sysfs */
 	unsigned int samples;		/* --timing positions per size */
-	struct cli_dev_opts dev;
+	struct cli_opts cli;		/* -j -f -v, --retries, --timeout */
 };
 
 struct probe_ata {

@@ -204,7 +204,7 @@ static void text_streams(const struct probe_ctx *c)
 	if (!c->st.ok)
 		return;
 	probe_row("open streams (GET STREAM STATUS)", "%u", c->st.open);
-	for (i = 0; c->o.verbose && i < c->st.n; i++)
+	for (i = 0; c->o.cli.verbose && i < c->st.n; i++)
 		probe_row("  stream", "%u%s rel_lifetime %u", c->st.d[i].stream_id,
 		    c->st.d[i].perm ? " perm" : "", c->st.d[i].rel_lifetime);
 }
@@ -345,7 +345,7 @@ void probe_text(const struct probe_ctx *c)
 {
 	printf("%s (%s)\n", c->target, fhint_dev_transport(c->dev));
 	if (c->nvme)
-		nvme_probe_print(&c->np, c->o.verbose);
+		nvme_probe_print(&c->np, c->o.cli.verbose);
 	else
 		text_scsi(c);
 	if (c->ata.tried)

@@ -44,9 +44,8 @@
 struct stats_opts {
 	const char *target;
 	const char *plot;
-	bool json, reset;
-	int verbose;
-	struct cli_dev_opts dev;
+	bool reset;
+	struct cli_opts cli;	/* -j, -v, --retries, --timeout */
 };
 
 static const char *const op_names[FHINT_EMU_OPS] = {
@@ -85,45 +84,38 @@ static const struct option long_opts[] = {
 	CLI_LONG_OPTS_COMMON,
 };
 
+/* fhint-stats' own options (cli_tool_opt_fn). */
+static int stats_opt(int c, void *tool)
+{
+	struct stats_opts *o = tool;
+
+	switch (c) {
+	case OPT_PLOT:
+		if (!*optarg)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--plot: empty file name");
+		o->plot = optarg;
+		return 0;
+	case OPT_RESET:
+		o->reset = true;
+		return 0;
+	default:
+		return CLI_OPT_NOT_MINE;
+	}
+}
+
 /* 0 to go on, -1 to exit 0 (help/version), else the exit status. */
 static int parse_args(int argc, char **argv, struct stats_opts *o)
 {
-	int c, ret;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
-	cli_dev_opts_init(&o->dev);
-	if (cli_emu_help(argc, argv))
-		return -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jvhV", long_opts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case OPT_PLOT:
-			if (!*optarg)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--plot: empty file name");
-			o->plot = optarg;
-			break;
-		case OPT_RESET:
-			o->reset = true;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		default:
-			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
-			if (ret)
-				return ret;
-			break;
-		}
-	}
-	if (optind >= argc)
-		return cli_err(PROG, CLI_EXIT_USAGE, "missing TARGET (try --help)");
-	o->target = argv[optind++];
+	ret = cli_parse_opts(PROG, argc, argv, ":jvhV", long_opts, usage,
+			     stats_opt, o, &o->cli);
+	if (!ret)
+		ret = cli_target(PROG, argc, argv, &o->target);
+	if (ret)
+		return ret;
 	if (optind < argc)
 		return cli_err(PROG, CLI_EXIT_USAGE, "unexpected argument '%s'",
 			       argv[optind]);
@@ -197,7 +189,7 @@ static int read_page(struct fhint_dev *dev, const struct stats_opts *o,
 		}
 		len = PAGE_ALLOC - resid;
 		n = fhint_log_timing_decode(buf, len, t, &next);
-		if (o->verbose)
+		if (o->cli.verbose)
 			fprintf(stderr, PROG ": LOG SENSE 31h from %04xh: %zu "
 				"bytes, %d parameters\n", ls.param_ptr, len,
 				n);
@@ -622,11 +614,11 @@ static int run(int argc, char **argv, struct fhint_dev *given)
 	if (rc)
 		return rc < 0 ? 0 : rc;
 	if (!dev) {
-		rc = cli_open(PROG, o.target, 0, &o.dev, &dev);
+		rc = cli_open(PROG, o.target, 0, &o.cli.dev, &dev);
 		if (rc)
 			goto out;
 	} else {
-		cli_dev_apply(dev, &o.dev);
+		cli_dev_apply(dev, &o.cli.dev);
 	}
 	t = malloc(sizeof(*t));
 	s = calloc(FHINT_LOG_TIMING_SAMPLES, sizeof(*s));
@@ -644,14 +636,14 @@ static int run(int argc, char **argv, struct fhint_dev *given)
 		if (rc)
 			goto out;
 	}
-	if (o.json)
+	if (o.cli.json)
 		cli_json_print(json_all(&o, t));
 	else
 		print_text(&o, t);
 	if (o.reset)
 		rc = reset(dev);
 out:
-	if (rc && o.json) {
+	if (rc && o.cli.json) {
 		struct json_object *e = json_object_new_object();
 
 		jadd(e, "target", cli_json_str(o.target ? o.target : ""));

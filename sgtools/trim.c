@@ -72,11 +72,9 @@ struct trim_opts {
 	const char *target;
 	int method;			/* -1: what Linux would use */
 	enum fhint_plan_policy policy;
-	bool dry_run, verify, json, force, all, read_stdin, query;
+	bool all, read_stdin, query;
 	bool anchor;			/* --anchor: SCSI ANCHOR bit */
-	unsigned int verbose;
-	unsigned long progress;		/* 0: off */
-	struct cli_dev_opts dev;
+	struct cli_opts cli;		/* -n -c -j -P -f -v, --retries ... */
 	const char *files[TRIM_MAX_FILES];
 	size_t n_files;
 	char **args;			/* range arguments */
@@ -209,6 +207,102 @@ static const char *method_long(enum fhint_discard_method m)
 	return n ? n : method_short(m);
 }
 
+static int parse_policy(const char *s, enum fhint_plan_policy *p)
+{
+	if (strcmp(s, "exact") == 0)
+		*p = FHINT_PLAN_EXACT;
+	else if (strcmp(s, "skip") == 0)
+		*p = FHINT_PLAN_SKIP_PARTIAL;
+	else if (strcmp(s, "zero") == 0)
+		*p = FHINT_PLAN_ZERO_PARTIAL;
+	else
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "unknown policy '%s' (exact, skip, zero)", s);
+	return 0;
+}
+
+/* fhint-trim's own options (cli_tool_opt_fn). */
+static int trim_opt(int c, void *tool)
+{
+	struct trim_opts *o = tool;
+
+	switch (c) {
+	case 'a':
+		o->all = true;
+		return 0;
+	case 'i':
+		if (o->n_files == TRIM_MAX_FILES)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "at most %d --in files", TRIM_MAX_FILES);
+		if (strcmp(optarg, "-") == 0)
+			o->read_stdin = true;
+		else
+			o->files[o->n_files++] = optarg;
+		return 0;
+	case 'm':
+		o->method = parse_method(optarg);
+		if (o->method < 0)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "unknown method '%s' (unmap, ws16, ws10, ws32, ata-trim, ata-ncq-trim, nvme-dsm, nvme-wz, blkdiscard, blksecdiscard, blkzeroout)",
+				       optarg);
+		return 0;
+	case 'p':
+		return parse_policy(optarg, &o->policy);
+	case 'Q':
+		o->query = true;
+		return 0;
+	case TRIM_OPT_ANCHOR:
+		o->anchor = true;
+		return 0;
+	default:
+		return CLI_OPT_NOT_MINE;
+	}
+}
+
+/* The RANGE operands: their syntax now, before the device is touched
+ * (units later); a lone '-' reads standard input. */
+static int check_range_args(int argc, char **argv, struct trim_opts *o)
+{
+	char why[160];
+	int i;
+
+	o->args = argv + optind;
+	o->n_args = (size_t)(argc - optind);
+	for (i = optind; i < argc; i++) {
+		struct fhint_range r;
+
+		if (strcmp(argv[i], "-") == 0) {
+			o->read_stdin = true;
+			continue;
+		}
+		if (fhint_parse_range(argv[i], 512, 512, &r, why,
+				      sizeof(why)))
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "bad range '%s': %s", argv[i], why);
+	}
+	return 0;
+}
+
+/* Options that exclude each other, and something to trim. */
+static int check_combination(const struct trim_opts *o)
+{
+	if (o->cli.dry_run && o->cli.verify)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--verify reads back what a trim deallocated and --dry-run sends none; --query reads the provisioning status without trimming");
+	if (o->query && (o->cli.dry_run || o->cli.verify || o->method >= 0 ||
+			 o->policy != FHINT_PLAN_EXACT || o->cli.force))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--query only reads: it takes no --dry-run, --verify, --method, --policy or --force");
+	if (o->all && (o->n_args || o->n_files || o->read_stdin))
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--all takes no ranges");
+	if (!o->all && !o->n_args && !o->n_files && !o->read_stdin)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "no ranges given (RANGE..., --in FILE, - or --all)");
+	return 0;
+}
+
+/* 0 to go on, -1 to exit 0 (help, version), else the exit status. */
 static int parse_args(int argc, char **argv, struct trim_opts *o)
 {
 	static const struct option lopts[] = {
@@ -226,123 +320,21 @@ static int parse_args(int argc, char **argv, struct trim_opts *o)
 		{ "anchor",	no_argument,		NULL, TRIM_OPT_ANCHOR },
 		CLI_LONG_OPTS_COMMON,
 	};
-	bool progress_bare = false;
-	char why[160];
-	int c, i, ret;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->method = -1;
 	o->policy = FHINT_PLAN_EXACT;
-	cli_dev_opts_init(&o->dev);
-	if (cli_emu_help(argc, argv))
-		return -1;
-	optind = 0;	/* GNU: reinitialise (trim_main may run many times) */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ai:m:p:ncjP::fvhV", lopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->all = true;
-			break;
-		case 'i':
-			if (o->n_files == TRIM_MAX_FILES)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "at most %d --in files",
-					       TRIM_MAX_FILES);
-			if (strcmp(optarg, "-") == 0) {
-				o->read_stdin = true;
-				break;
-			}
-			o->files[o->n_files++] = optarg;
-			break;
-		case 'm':
-			o->method = parse_method(optarg);
-			if (o->method < 0)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "unknown method '%s' (unmap, ws16, ws10, ws32, ata-trim, ata-ncq-trim, nvme-dsm, nvme-wz, blkdiscard, blksecdiscard, blkzeroout)",
-					       optarg);
-			break;
-		case 'p':
-			if (strcmp(optarg, "exact") == 0)
-				o->policy = FHINT_PLAN_EXACT;
-			else if (strcmp(optarg, "skip") == 0)
-				o->policy = FHINT_PLAN_SKIP_PARTIAL;
-			else if (strcmp(optarg, "zero") == 0)
-				o->policy = FHINT_PLAN_ZERO_PARTIAL;
-			else
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "unknown policy '%s' (exact, skip, zero)",
-					       optarg);
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'c':
-			o->verify = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'P':
-			progress_bare = !optarg;
-			if (cli_parse_progress(PROG, optarg, &o->progress))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'f':
-			o->force = true;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'Q':
-			o->query = true;
-			break;
-		case TRIM_OPT_ANCHOR:
-			o->anchor = true;
-			break;
-		default:
-			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
-			if (ret)
-				return ret;
-			break;
-		}
-	}
-	if (cli_progress_bare(PROG, progress_bare, optind, argc, argv))
-		return CLI_EXIT_USAGE;
+	ret = cli_parse_opts(PROG, argc, argv, ":ai:m:p:ncjP::fvhV", lopts,
+			     usage, trim_opt, o, &o->cli);
+	if (ret)
+		return ret;
 	if (optind >= argc)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "no target given (try --help)");
 	o->target = argv[optind++];
-	o->args = argv + optind;
-	for (i = optind; i < argc; i++) {
-		struct fhint_range r;
-
-		if (strcmp(argv[i], "-") == 0) {
-			o->read_stdin = true;
-			continue;
-		}
-		/* syntax now (before touching the device), units later */
-		ret = fhint_parse_range(argv[i], 512, 512, &r, why,
-					sizeof(why));
-		if (ret)
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "bad range '%s': %s", argv[i], why);
-	}
-	o->n_args = (size_t)(argc - optind);
-	if (o->dry_run && o->verify)
-		return cli_err(PROG, CLI_EXIT_USAGE,
-			       "--verify reads back what a trim deallocated and --dry-run sends none; --query reads the provisioning status without trimming");
-	if (o->query && (o->dry_run || o->verify || o->method >= 0 ||
-			 o->policy != FHINT_PLAN_EXACT || o->force))
-		return cli_err(PROG, CLI_EXIT_USAGE,
-			       "--query only reads: it takes no --dry-run, --verify, --method, --policy or --force");
-	if (o->all && (o->n_args || o->n_files || o->read_stdin))
-		return cli_err(PROG, CLI_EXIT_USAGE,
-			       "--all takes no ranges");
-	if (!o->all && !o->n_args && !o->n_files && !o->read_stdin)
-		return cli_err(PROG, CLI_EXIT_USAGE,
-			       "no ranges given (RANGE..., --in FILE, - or --all)");
-	return 0;
+	ret = check_range_args(argc, argv, o);
+	return ret ? ret : check_combination(o);
 }
 
 /* ---- probing ---- */
@@ -903,9 +895,9 @@ static int show_cmd(const struct trim_run *t, size_t i, uint8_t *data,
 static void progress(const struct trim_run *t, const struct trim_opts *o,
 		     bool last)
 {
-	if (!o->progress)
+	if (!o->cli.progress)
 		return;
-	if (!last && t->sent % o->progress)
+	if (!last && t->sent % o->cli.progress)
 		return;
 	fprintf(stderr, PROG ": %zu/%zu commands, %" PRIu64 " blocks%s\n",
 		t->sent, t->plan.n_cmds, t->sent_blocks, last ? ", done" : "");
@@ -919,8 +911,8 @@ static int send_nvme(struct trim_run *t, const struct trim_opts *o,
 	int ret;
 
 	for (i = 0; i < t->plan.n_cmds && !cli_stop_signal(); i++) {
-		if (o->verbose)
-			show_cmd(t, i, data, cap, o->json ? stderr : stdout,
+		if (o->cli.verbose)
+			show_cmd(t, i, data, cap, o->cli.json ? stderr : stdout,
 				 NULL);
 		ret = fhint_discard_cmd_build(&t->plan, i, &t->lim, &t->dopts,
 					      &w, data, cap);
@@ -951,14 +943,14 @@ static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 	 * with -v, N at a time with --progress, else all at once. */
 	/* one command at a time, so a signal stops after the one in flight
 	 * (the block layer: 64, so its ranges stay in flight together) */
-	step = o->verbose ? 1 : o->progress ? o->progress : t->block ? 64 : 1;
+	step = o->cli.verbose ? 1 : o->cli.progress ? o->cli.progress : t->block ? 64 : 1;
 	while (i < t->plan.n_cmds && !cli_stop_signal()) {
 		view = t->plan;
 		view.cmds = t->plan.cmds + i;
 		view.n_cmds = t->plan.n_cmds - i < step ? t->plan.n_cmds - i
 							: step;
-		if (o->verbose)
-			show_cmd(t, i, data, cap, o->json ? stderr : stdout,
+		if (o->cli.verbose)
+			show_cmd(t, i, data, cap, o->cli.json ? stderr : stdout,
 				 NULL);
 		ret = fhint_discard_run(t->dev, &view, &t->lim, &t->dopts,
 					&res);
@@ -1085,7 +1077,7 @@ static void print_json(const struct trim_run *t, const struct trim_opts *o,
 			       json_object_new_string(method_long(t->method)));
 	json_object_object_add(j, "policy",
 			       json_object_new_string(policy_names[o->policy]));
-	json_object_object_add(j, "dry_run", json_object_new_boolean(o->dry_run));
+	json_object_object_add(j, "dry_run", json_object_new_boolean(o->cli.dry_run));
 	json_object_object_add(j, "logical_block_size",
 			       json_object_new_uint64(lbs));
 	json_object_object_add(j, "capacity_blocks",
@@ -1197,12 +1189,12 @@ static void print_text(const struct trim_run *t, const struct trim_opts *o)
 		       "sent; the device may keep them mapped" :
 		       o->policy == FHINT_PLAN_SKIP_PARTIAL ? "not sent" :
 		       "zeroed");
-	if (o->dry_run)
+	if (o->cli.dry_run)
 		printf("  sent       none (dry run)\n");
 	else
 		printf("  sent       %zu command%s, %" PRIu64 " blocks\n",
 		       t->sent, t->sent == 1 ? "" : "s", t->sent_blocks);
-	if (t->have_stat && !o->dry_run)
+	if (t->have_stat && !o->cli.dry_run)
 		printf("  device     %" PRIu64 " discard command%s (%s, "
 		       "/sys/block/%s/stat), %s\n", t->dev_cmds,
 		       t->dev_cmds == 1 ? "" : "s", t->bl.name, t->bl.name,
@@ -1223,7 +1215,7 @@ static void print_text(const struct trim_run *t, const struct trim_opts *o)
 
 static int open_target(struct trim_run *t, const struct trim_opts *o)
 {
-	unsigned int flags = o->dry_run || o->query ? FHINT_DEV_RDONLY : 0;
+	unsigned int flags = o->cli.dry_run || o->query ? FHINT_DEV_RDONLY : 0;
 	struct stat st;
 	char err[256] = "";
 	int ret;
@@ -1233,11 +1225,11 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 		t->block = strcmp(fhint_dev_transport(t->dev), "block") == 0;
 		return 0;
 	}
-	if (!o->force && !o->query) {
+	if (!o->cli.force && !o->query) {
 		char why[256];
 
 		ret = cli_check_unused(o->target, why, sizeof(why));
-		if (ret == -EBUSY && !o->dry_run)
+		if (ret == -EBUSY && !o->cli.dry_run)
 			return cli_err(PROG, CLI_EXIT_UNSAFE,
 				       "refusing: %s (--force discards anyway, destroying what uses it)",
 				       why);
@@ -1245,14 +1237,14 @@ static int open_target(struct trim_run *t, const struct trim_opts *o)
 			fprintf(stderr, PROG ": warning: %s (dry run)\n", why);
 		else if (cli_fs_signature(o->target, why, sizeof(why)))
 			fprintf(stderr, PROG ": warning: %s holds a %s (not "
-				"mounted): %s\n", o->target, why, o->dry_run ?
+				"mounted): %s\n", o->target, why, o->cli.dry_run ?
 				"a trim would discard it" :
 				"what lies in the ranges is discarded");
 	}
 	/* O_EXCL on block devices: the kernel refuses while a filesystem,
 	 * md or dm holds it (--force also drops this) */
 	if (strncmp(o->target, "emu:", 4) && stat(o->target, &st) == 0 &&
-	    S_ISBLK(st.st_mode) && !o->dry_run && !o->force)
+	    S_ISBLK(st.st_mode) && !o->cli.dry_run && !o->cli.force)
 		flags |= FHINT_DEV_EXCL;
 	if (o->method >= 0 && is_block_method(o->method))
 		flags |= FHINT_DEV_BLOCK;
@@ -1336,7 +1328,7 @@ static void print_query(const struct trim_run *t, const struct trim_opts *o,
 	struct json_object *j, *arr;
 	size_t i;
 
-	if (!o->json) {
+	if (!o->cli.json) {
 		printf("%s: GET LBA STATUS, %u-byte blocks\n", o->target,
 		       t->lim.logical_block_size);
 		for (i = 0; i < t->n_merged; i++)
@@ -1405,7 +1397,7 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 	ret = open_target(t, o);
 	if (ret)
 		return ret;
-	cli_dev_apply(t->dev, &o->dev);
+	cli_dev_apply(t->dev, &o->cli.dev);
 	ret = probe(t, o);
 	if (ret)
 		return ret;
@@ -1447,7 +1439,7 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 	if (ret)
 		return ret;
 	if (!t->n_asked) {
-		if (!o->json)
+		if (!o->cli.json)
 			printf("%s: no ranges: nothing to do\n", o->target);
 		return 0;
 	}
@@ -1461,12 +1453,12 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 	data = malloc(cap);
 	if (!data)
 		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-	if (o->dry_run) {
-		if (o->json)
+	if (o->cli.dry_run) {
+		if (o->cli.json)
 			t->cmds_json = json_object_new_array();
 		for (i = 0; i < t->plan.n_cmds; i++) {
 			ret = show_cmd(t, i, data, cap,
-				       o->json ? NULL : stdout, t->cmds_json);
+				       o->cli.json ? NULL : stdout, t->cmds_json);
 			if (ret) {
 				free(data);
 				return cli_err(PROG, CLI_EXIT_DEVICE,
@@ -1491,7 +1483,7 @@ static int run(struct trim_run *t, const struct trim_opts *o)
 			       strsignal(t->interrupted), t->sent,
 			       t->plan.n_cmds);
 	}
-	if (o->verify) {
+	if (o->cli.verify) {
 		if (t->nvme || t->block)
 			fprintf(stderr, PROG ": warning: --verify needs GET LBA STATUS (SCSI); not available on %s\n",
 				t->nvme ? "NVMe" : "the block layer");
@@ -1519,11 +1511,11 @@ static int trim_common(struct fhint_dev *given, int argc, char **argv)
 	cli_stop_catch(false);
 	if (t.queried)
 		print_query(&t, &o, ret);
-	else if (o.json && t.dev && t.lim.logical_block_size)
+	else if (o.cli.json && t.dev && t.lim.logical_block_size)
 		print_json(&t, &o, ret);
-	else if (o.json && ret)
+	else if (o.cli.json && ret)
 		print_json_error(&o, ret);
-	else if (!o.json && (!ret || t.interrupted) && t.n_asked)
+	else if (!o.cli.json && (!ret || t.interrupted) && t.n_asked)
 		print_text(&t, &o);
 	fflush(stdout);
 	if (t.cmds_json)

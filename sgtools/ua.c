@@ -373,8 +373,7 @@ struct ua_opts {
 	unsigned long count;	/* 0: unlimited */
 	bool follow, uevents, journal, have_since;
 	struct timespec since;
-	int verbose;
-	struct cli_dev_opts dev;
+	struct cli_opts cli;	/* -v, --retries, --timeout (-j: always JSON) */
 };
 
 struct ua_ctx {
@@ -438,82 +437,62 @@ static const struct option long_opts[] = {
 	CLI_LONG_OPTS_COMMON,
 };
 
-static int parse_num(const char *s, unsigned long min, unsigned long max,
-		     unsigned long *v)
+/* fhint-ua's own options (cli_tool_opt_fn). */
+static int ua_opt(int c, void *tool)
 {
-	char *end;
-	unsigned long x;
+	struct ua_opts *o = tool;
 
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	x = strtoul(s, &end, 10);
-	if (errno || *end || x < min || x > max)
-		return -EINVAL;
-	*v = x;
-	return 0;
+	switch (c) {
+	case OPT_INTERVAL:
+		if (cli_parse_ulong(optarg, 10, 1, 86400000, &o->interval_ms))
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--interval '%s': accepts 1..86400000 (ms)",
+				       optarg);
+		return 0;
+	case OPT_COUNT:
+		if (cli_parse_ulong(optarg, 10, 1, 0xffffffffUL, &o->count))
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--count '%s': accepts 1..4294967295",
+				       optarg);
+		return 0;
+	case OPT_FOLLOW:
+		o->follow = true;
+		return 0;
+	case OPT_UEVENTS:
+		o->uevents = true;
+		return 0;
+	case OPT_SINCE:
+		if (ua_parse_time(optarg, &o->since))
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--since '%s': accepts RFC 3339 (2026-12-03T07:00:00Z)",
+				       optarg);
+		o->have_since = true;
+		return 0;
+	case OPT_OUTPUT:
+		if (!*optarg)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--output: empty file name");
+		o->output = optarg;
+		return 0;
+	case OPT_JOURNAL:
+		o->journal = true;
+		return 0;
+	default:
+		return CLI_OPT_NOT_MINE;
+	}
 }
 
 /* 0 to go on, -1 to exit 0 (help/version), else the exit status. */
 static int parse_args(int argc, char **argv, struct ua_opts *o)
 {
-	int c, ret;
+	int ret;
 
 	memset(o, 0, sizeof(*o));
 	o->interval_ms = UA_DEFAULT_INTERVAL;
-	cli_dev_opts_init(&o->dev);
-	if (cli_emu_help(argc, argv))
-		return -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jvhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_INTERVAL:
-			if (parse_num(optarg, 1, 86400000, &o->interval_ms))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--interval '%s': accepts 1..86400000 (ms)",
-					       optarg);
-			break;
-		case OPT_COUNT:
-			if (parse_num(optarg, 1, 0xffffffffUL, &o->count))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--count '%s': accepts 1..4294967295",
-					       optarg);
-			break;
-		case OPT_FOLLOW:
-			o->follow = true;
-			break;
-		case OPT_UEVENTS:
-			o->uevents = true;
-			break;
-		case OPT_SINCE:
-			if (ua_parse_time(optarg, &o->since))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--since '%s': accepts RFC 3339 (2026-12-03T07:00:00Z)",
-					       optarg);
-			o->have_since = true;
-			break;
-		case OPT_OUTPUT:
-			if (!*optarg)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--output: empty file name");
-			o->output = optarg;
-			break;
-		case OPT_JOURNAL:
-			o->journal = true;
-			break;
-		case 'j':
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		default:
-			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+	ret = cli_parse_opts(PROG, argc, argv, ":jvhV", long_opts, usage,
+			     ua_opt, o, &o->cli);
+	if (ret)
+		return ret;
 	if (o->journal && o->output)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "--journal and --output exclude each other");
@@ -524,9 +503,9 @@ static int parse_args(int argc, char **argv, struct ua_opts *o)
 				       argv[optind]);
 		return 0;
 	}
-	if (optind >= argc)
-		return cli_err(PROG, CLI_EXIT_USAGE, "missing TARGET (try --help)");
-	o->target = argv[optind++];
+	ret = cli_target(PROG, argc, argv, &o->target);
+	if (ret)
+		return ret;
 	if (optind < argc)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "unexpected argument '%s' (one TARGET)",
@@ -666,7 +645,7 @@ static int run_tur(struct ua_ctx *cx, struct fhint_dev *dev)
 	int ret;
 
 	ua_identify(dev, &cx->id);
-	if (cx->o->verbose)
+	if (cx->o->cli.verbose)
 		fprintf(stderr, PROG ": %s: serial '%s' naa '%s'\n",
 			cx->o->target, cx->id.serial, cx->id.naa);
 	while (!done(cx)) {
@@ -798,7 +777,7 @@ static int uevent_record(const struct ua_ctx *cx, struct udev_device *d,
 		return 1;
 	}
 	if (nvme_uevent(d, aen, rec, id)) {
-		if (cx->o->verbose)
+		if (cx->o->cli.verbose)
 			fprintf(stderr, PROG ": %s: malformed NVME_AEN '%s' ignored\n",
 				rec->devpath, aen);
 		return 0;
@@ -836,7 +815,7 @@ static int run_uevents(struct ua_ctx *cx)
 			      strerror(errno ? errno : EPERM));
 		goto out;
 	}
-	if (cx->o->verbose)
+	if (cx->o->cli.verbose)
 		fprintf(stderr, PROG ": listening to kernel uevents, subsystems scsi and nvme\n");
 	pfd.fd = udev_monitor_get_fd(mon);
 	pfd.events = POLLIN;
@@ -956,7 +935,7 @@ static int run(int argc, char **argv, struct fhint_dev *dev, bool signals)
 			}
 			dev = own;
 		}
-		cli_dev_apply(dev, &o.dev);
+		cli_dev_apply(dev, &o.cli.dev);
 		ret = run_tur(&cx, dev);
 		fhint_dev_close(own);
 	}

@@ -61,10 +61,9 @@ struct wr_opts {
 	enum wr_pattern pat;
 	uint64_t seed;
 	const char *bs;
-	bool verify, verify_only, fua, json, force, seeded, dry_run;
-	unsigned long progress;	/* 0: off */
-	int verbose;
-	struct cli_dev_opts dev;
+	bool verify_only, fua, seeded;
+	int hints;		/* --hint, --group, --stream, --placement given */
+	struct cli_opts cli;	/* -c -j -f -n -P -v, --retries, --timeout */
 	char **ranges;
 	int nranges;
 };
@@ -174,21 +173,6 @@ static int verify_read(const struct wr_opts *o, struct wr_result *res,
 
 /* ---- option parsing ---- */
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
-	unsigned long x;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	x = strtoul(s, &end, 0);
-	if (errno || *end || x > max)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
 static int parse_pattern(const char *s, struct wr_opts *o)
 {
 	unsigned long long seed;
@@ -292,131 +276,99 @@ static const struct option long_opts[] = {
 	CLI_LONG_OPTS_COMMON,
 };
 
-/* 0 to go on, else the exit status (-1 for "exit 0 now"). */
-static int parse_args(int argc, char **argv, struct wr_opts *o)
+/* One of --hint, --group, --stream, --placement: a number from @min to
+ * @max (0x hex too) into *@v; 0 or CLI_EXIT_USAGE after one line. */
+static int hint_number(const char *opt, const char *arg, unsigned long min,
+		       unsigned long max, struct wr_opts *o, long *v)
+{
+	unsigned long x;
+
+	if (cli_parse_ulong(arg, 0, min, max, &x))
+		return cli_err(PROG, CLI_EXIT_USAGE, "--%s '%s': accepts %lu..%lu",
+			       opt, arg, min, max);
+	*v = (long)x;
+	o->hints++;
+	return 0;
+}
+
+static int parse_hint(const char *arg, struct wr_opts *o)
+{
+	int h = fhint_hint_from_name(arg);
+
+	if (h < FHINT_HINT_NONE || h > FHINT_HINT_EXTREME)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--hint '%s': accepts none|short|medium|long|extreme",
+			       arg);
+	o->hint = h;
+	o->hints++;
+	return 0;
+}
+
+static int parse_cdb(const char *arg, struct wr_opts *o)
 {
 	unsigned long v;
-	bool progress_bare = false;
-	int c, ret, hints = 0;
 
-	memset(o, 0, sizeof(*o));
-	o->hint = o->group = -1;
-	o->stream = o->placement = -1;
-	o->cdb = 16;
-	o->pat = PAT_LBA;
-	cli_dev_opts_init(&o->dev);
-	if (cli_emu_help(argc, argv))
-		return -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":cjfvhVnP::", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_HINT:
-			v = (unsigned long)fhint_hint_from_name(optarg);
-			if ((int)v < FHINT_HINT_NONE || (int)v > FHINT_HINT_EXTREME)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--hint '%s': accepts none|short|medium|long|extreme",
-					       optarg);
-			o->hint = (int)v;
-			hints++;
-			break;
-		case OPT_GROUP:
-			if (parse_ulong(optarg, FHINT_GROUP_NUMBER_MAX, &v))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--group '%s': accepts 0..63", optarg);
-			o->group = (int)v;
-			hints++;
-			break;
-		case OPT_STREAM:
-			if (parse_ulong(optarg, 0xffff, &v) || v == 0)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--stream '%s': accepts 1..65535", optarg);
-			o->stream = (long)v;
-			hints++;
-			break;
-		case OPT_PLACEMENT:
-			if (parse_ulong(optarg, 0xffff, &v))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--placement '%s': accepts 0..65535", optarg);
-			o->placement = (long)v;
-			hints++;
-			break;
-		case OPT_FILE:
-			o->file = optarg;
-			break;
-		case OPT_CDB:
-			if (parse_ulong(optarg, 32, &v) ||
-			    (v != 10 && v != 16 && v != 32))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--cdb '%s': accepts 10|16|32", optarg);
-			o->cdb = (int)v;
-			break;
-		case OPT_PATTERN:
-			if (parse_pattern(optarg, o))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--pattern '%s': accepts zero|ones|random[:SEED]|lba",
-					       optarg);
-			break;
-		case 'c':
-			o->verify = true;
-			break;
-		case OPT_VERIFY_ONLY:
-			o->verify_only = true;
-			break;
-		case OPT_FUA:
-			o->fua = true;
-			break;
-		case OPT_BS:
-			o->bs = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'f':
-			o->force = true;
-			break;
-		case 'n':
-			o->dry_run = true;
-			break;
-		case 'P':
-			progress_bare = !optarg;
-			if (cli_parse_progress(PROG, optarg, &o->progress))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		default:
-			ret = cli_opt_common(PROG, c, argv, usage, &o->dev);
-			if (ret)
-				return ret;
-			break;
-		}
-	}
-	if (hints > 1)
+	if (cli_parse_ulong(arg, 0, 0, 32, &v) ||
+	    (v != 10 && v != 16 && v != 32))
 		return cli_err(PROG, CLI_EXIT_USAGE,
-			       "--hint, --group, --stream and --placement exclude each other");
-	if (cli_progress_bare(PROG, progress_bare, optind, argc, argv))
-		return CLI_EXIT_USAGE;
-	if (o->file) {
-		if (o->group >= 0 || o->stream >= 0 || o->placement >= 0)
+			       "--cdb '%s': accepts 10|16|32", arg);
+	o->cdb = (int)v;
+	return 0;
+}
+
+/* fhint-write's own options (cli_tool_opt_fn). */
+static int wr_opt(int c, void *tool)
+{
+	struct wr_opts *o = tool;
+	long v = 0;
+	int ret;
+
+	switch (c) {
+	case OPT_HINT:
+		return parse_hint(optarg, o);
+	case OPT_GROUP:
+		ret = hint_number("group", optarg, 0, FHINT_GROUP_NUMBER_MAX,
+				  o, &v);
+		if (!ret)
+			o->group = (int)v;
+		return ret;
+	case OPT_STREAM:
+		return hint_number("stream", optarg, 1, 0xffff, o, &o->stream);
+	case OPT_PLACEMENT:
+		return hint_number("placement", optarg, 0, 0xffff, o,
+				   &o->placement);
+	case OPT_FILE:
+		o->file = optarg;
+		return 0;
+	case OPT_CDB:
+		return parse_cdb(optarg, o);
+	case OPT_PATTERN:
+		if (parse_pattern(optarg, o))
 			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "--file takes --hint only (the kernel chooses the group)");
-		o->target = o->file;
-	} else {
-		if (optind >= argc)
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "missing TARGET (try --help)");
-		o->target = argv[optind++];
+				       "--pattern '%s': accepts zero|ones|random[:SEED]|lba",
+				       optarg);
+		return 0;
+	case OPT_VERIFY_ONLY:
+		o->verify_only = true;
+		return 0;
+	case OPT_FUA:
+		o->fua = true;
+		return 0;
+	case OPT_BS:
+		o->bs = optarg;
+		return 0;
+	default:
+		return CLI_OPT_NOT_MINE;
 	}
-	if (optind >= argc)
-		return cli_err(PROG, CLI_EXIT_USAGE, "missing RANGE (try --help)");
-	o->ranges = argv + optind;
-	o->nranges = argc - optind;
+}
+
+/* Options that exclude each other or need another. */
+static int check_combination(const struct wr_opts *o)
+{
 	if (o->stream >= 0 && o->cdb == 10)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "WRITE STREAM exists as 16 and 32 byte CDBs only");
-	if (o->verify_only && o->verify)
+	if (o->verify_only && o->cli.verify)
 		return cli_err(PROG, CLI_EXIT_USAGE,
 			       "--verify writes then reads back, --verify-only only reads: one of them");
 	if (o->verify_only && (o->fua || o->hint >= 0 || o->group >= 0 ||
@@ -428,6 +380,41 @@ static int parse_args(int argc, char **argv, struct wr_opts *o)
 			       "--verify-only with --pattern random needs the seed the data was written with (random:SEED)");
 	return 0;
 }
+
+/* 0 to go on, else the exit status (-1 for "exit 0 now"). */
+static int parse_args(int argc, char **argv, struct wr_opts *o)
+{
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->hint = o->group = -1;
+	o->stream = o->placement = -1;
+	o->cdb = 16;
+	o->pat = PAT_LBA;
+	ret = cli_parse_opts(PROG, argc, argv, ":cjfvhVnP::", long_opts,
+			     usage, wr_opt, o, &o->cli);
+	if (ret)
+		return ret;
+	if (o->hints > 1)
+		return cli_err(PROG, CLI_EXIT_USAGE,
+			       "--hint, --group, --stream and --placement exclude each other");
+	if (o->file) {
+		if (o->group >= 0 || o->stream >= 0 || o->placement >= 0)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--file takes --hint only (the kernel chooses the group)");
+		o->target = o->file;
+	} else {
+		ret = cli_target(PROG, argc, argv, &o->target);
+		if (ret)
+			return ret;
+	}
+	if (optind >= argc)
+		return cli_err(PROG, CLI_EXIT_USAGE, "missing RANGE (try --help)");
+	o->ranges = argv + optind;
+	o->nranges = argc - optind;
+	return check_combination(o);
+}
+
 
 /* Ranges in bytes -> blocks; 0 or the exit status. */
 static int parse_ranges(const struct wr_opts *o, uint32_t lbs, uint64_t cap,
@@ -532,8 +519,8 @@ static void print_json(const struct wr_opts *o, const struct wr_result *r,
 				       json_object_new_int64((int64_t)r->mismatch_lba));
 	json_object_object_add(j, "verify", v);
 	json_object_object_add(j, "dry_run",
-			       json_object_new_boolean(o->dry_run));
-	if (o->dry_run)
+			       json_object_new_boolean(o->cli.dry_run));
+	if (o->cli.dry_run)
 		json_object_object_add(j, "plan", json_object_get(r->plan));
 	json_object_object_add(j, "interrupted", r->interrupted ?
 			       json_object_new_string(cli_stop_name(r->interrupted)) :
@@ -562,9 +549,9 @@ static void print_summary(const struct wr_opts *o, const struct wr_result *r,
 	       o->target, o->verify_only ? r->read_commands : r->commands, cmd,
 	       (o->verify_only ? r->read_commands : r->commands) == 1 ? "" :
 	       "s", r->blocks, lbs, hint, pat_names[o->pat],
-	       o->dry_run ? "" : !r->verify ? "" :
+	       o->cli.dry_run ? "" : !r->verify ? "" :
 	       strcmp(r->verify, "ok") ? ", verify failed" : ", verified",
-	       o->dry_run ? " (dry run: none sent)" :
+	       o->cli.dry_run ? " (dry run: none sent)" :
 	       r->interrupted ? " (stopped)" : "");
 }
 
@@ -1037,7 +1024,7 @@ static const struct wr_ops nvme_ops = {
 static int file_open(struct wr_job *j)
 {
 	const struct wr_opts *o = j->o;
-	bool ro = o->verify_only || o->dry_run;
+	bool ro = o->verify_only || o->cli.dry_run;
 	int flags = (ro ? O_RDONLY : O_RDWR) | O_DIRECT | O_CLOEXEC;
 
 	if (o->fua)
@@ -1069,7 +1056,7 @@ static int file_blockdev(struct wr_job *j)
 		return cli_err(PROG, CLI_EXIT_DEVICE, "%s: BLKGETSIZE64: %s",
 			       o->file, strerror(errno));
 	j->cap /= j->lbs;
-	if (!o->force && !o->verify_only && !o->dry_run &&
+	if (!o->cli.force && !o->verify_only && !o->cli.dry_run &&
 	    cli_check_unused(o->file, why, sizeof(why)) == -EBUSY)
 		return cli_err(PROG, CLI_EXIT_UNSAFE, "%s", why);
 	return 0;
@@ -1109,7 +1096,7 @@ static int file_begin(struct wr_job *j)
 	const struct wr_opts *o = j->o;
 	uint64_t arg, get = 0;
 
-	if (o->hint < 0 || o->verify_only || o->dry_run)
+	if (o->hint < 0 || o->verify_only || o->cli.dry_run)
 		return 0;
 	if (fhint_hint_to_fcntl(o->hint, &arg) < 0 ||
 	    fcntl(j->fd, FHINT_F_SET_RW_HINT, &arg) < 0)
@@ -1153,7 +1140,7 @@ static int file_submit(struct wr_job *j, struct wr_cmd *c)
 /* Without --fua (O_DSYNC) the data reaches the medium here. */
 static int file_complete(struct wr_job *j)
 {
-	if (j->o->verify_only || j->o->fua || j->o->dry_run || !fsync(j->fd))
+	if (j->o->verify_only || j->o->fua || j->o->cli.dry_run || !fsync(j->fd))
 		return 0;
 	snprintf(j->errline, sizeof(j->errline), "fsync failed");
 	return cli_err(PROG, CLI_EXIT_DEVICE, "%s: fsync: %s", j->o->file,
@@ -1200,11 +1187,11 @@ static int send_cmd(const struct wr_ops *p, struct wr_job *j,
 
 	if (ret)
 		return ret;
-	if (j->o->dry_run) {
+	if (j->o->cli.dry_run) {
 		plan_add(j, c);
 		return 0;
 	}
-	if (j->o->verbose)
+	if (j->o->cli.verbose)
 		fprintf(stderr, PROG ": %s%s\n", c->what, c->wire);
 	return p->submit(j, c);
 }
@@ -1219,7 +1206,7 @@ static int do_chunk(const struct wr_ops *p, struct wr_job *j, uint64_t lba,
 	int ret;
 
 	if (!o->verify_only) {
-		if (!o->dry_run)
+		if (!o->cli.dry_run)
 			fill(buf, j->lbs, lba, nlb, o);
 		c.write = true;
 		c.buf = buf;
@@ -1229,7 +1216,7 @@ static int do_chunk(const struct wr_ops *p, struct wr_job *j, uint64_t lba,
 		j->res.commands++;
 		j->res.blocks += nlb;
 	}
-	if (!o->verify && !o->verify_only)
+	if (!o->cli.verify && !o->verify_only)
 		return 0;
 	c.write = false;
 	c.buf = rbuf;
@@ -1238,7 +1225,7 @@ static int do_chunk(const struct wr_ops *p, struct wr_job *j, uint64_t lba,
 		j->res.verify = "error";
 		return ret;
 	}
-	if (o->dry_run) {
+	if (o->cli.dry_run) {
 		j->res.read_commands++;
 		j->res.blocks += o->verify_only ? nlb : 0;
 		return 0;
@@ -1249,7 +1236,7 @@ static int do_chunk(const struct wr_ops *p, struct wr_job *j, uint64_t lba,
 
 static void progress(const struct wr_job *j, bool last)
 {
-	if (!j->o->progress || (!last && j->done % j->o->progress))
+	if (!j->o->cli.progress || (!last && j->done % j->o->cli.progress))
 		return;
 	fprintf(stderr, PROG ": %" PRIu64 "/%" PRIu64 " commands, %" PRIu64
 		" blocks%s\n", j->done, j->res.planned, j->res.blocks,
@@ -1281,7 +1268,7 @@ static int do_ranges(const struct wr_ops *p, struct wr_job *j)
 		ret = cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
 		goto out;
 	}
-	if ((j->o->verify || j->o->verify_only) && !j->o->dry_run)
+	if ((j->o->cli.verify || j->o->verify_only) && !j->o->cli.dry_run)
 		j->res.verify = "ok";
 	for (i = 0; i < j->o->nranges && !ret; i++)
 		for (done = 0; done < j->r[i].len && !ret; done += n) {
@@ -1324,7 +1311,7 @@ static void summarize(const struct wr_job *j, int ret)
 {
 	const char *cmd = j->o->verify_only ? j->read_name : j->write_name;
 
-	if (j->o->json)
+	if (j->o->cli.json)
 		print_json(j->o, &j->res, cmd, j->lbs,
 			   ret ? j->errline : NULL);
 	else if (!ret || j->res.interrupted)
@@ -1356,7 +1343,7 @@ static int drive(const struct wr_ops *p, const struct wr_opts *o,
 	if (ret)
 		goto out;
 	j.res.planned = planned(&j);
-	if (o->dry_run && o->json)
+	if (o->cli.dry_run && o->cli.json)
 		j.res.plan = json_object_new_array();
 	ret = do_ranges(p, &j);
 	summarize(&j, ret);
@@ -1373,29 +1360,29 @@ out:
 static int run_dev(const struct wr_opts *opts, struct fhint_dev *dev)
 {
 	const struct wr_opts o = *opts;
-	bool writes = !o.verify_only && !o.dry_run;
+	bool writes = !o.verify_only && !o.cli.dry_run;
 	struct fhint_dev *own = NULL;
 	char err[256];
 	int ret;
 
 	if (!dev) {
-		if (!o.force && writes &&
+		if (!o.cli.force && writes &&
 		    cli_check_unused(o.target, err, sizeof(err)) == -EBUSY)
 			return cli_err(PROG, CLI_EXIT_UNSAFE,
 				       "refusing: %s (--force writes anyway, destroying what uses it)",
 				       err);
-		if (!o.force && writes &&
+		if (!o.cli.force && writes &&
 		    cli_fs_signature(o.target, err, sizeof(err)))
 			fprintf(stderr, PROG ": warning: %s holds a %s (not "
 				"mounted): the ranges are overwritten\n",
 				o.target, err);
 		ret = cli_open(PROG, o.target, writes ? 0 : FHINT_DEV_RDONLY,
-			       &o.dev, &own);
+			       &o.cli.dev, &own);
 		if (ret)
 			return ret;
 		dev = own;
 	}
-	cli_dev_apply(dev, &o.dev);
+	cli_dev_apply(dev, &o.cli.dev);
 	if (!strcmp(fhint_dev_transport(dev), "block"))
 		/* no GROUP NUMBER, no placement: the kernel's own path */
 		ret = cli_err(PROG, CLI_EXIT_UNSUPPORTED,
