@@ -121,6 +121,17 @@ struct probe_block {
 	uint32_t max_write_streams;	/* queue/max_write_streams */
 	uint32_t write_stream_granularity;	/* bytes */
 };
+/*
+ * Secure discard (BLKSECDISCARD): Linux has no sysfs attribute saying
+ * whether a device takes it, only trying tells (fhint-trim --method
+ * blksecdiscard; loop devices and most disks refuse it), and a regular
+ * file has none.  So the report lists the planner's methods without it
+ * and says "unknown" for a block device (JSON null), "no" for a file.
+ */
+#define PROBE_SECURE_UNKNOWN \
+	"unknown (no sysfs attribute; BLKSECDISCARD is tried only by " \
+	"fhint-trim --method blksecdiscard)"
+uint32_t probe_block_methods(const struct probe_block *b);
 void probe_text_block(const char *target, const struct probe_block *b);
 struct json_object *probe_json_block(const char *target,
 				     const struct probe_block *b);

@@ -133,3 +133,7 @@ uint64_t probe_linux_io_opt(const struct fhint_scsi_geometry *g)
 	return b;
 }
 
+uint32_t probe_block_methods(const struct probe_block *b)
+{
+	return b->lim.methods & ~FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK_SECURE);
+}

@@ -409,6 +409,10 @@ struct json_object *probe_json_block(const char *target,
 	ju(o, "alignment_blocks", lim->discard_alignment);
 	ju(o, "segments_per_command", lim->blk_discard_segments);
 	ju(o, "max_blocks_per_command", lim->blk_discard_max);
-	json_object_object_add(o, "methods", methods_json(lim->methods));
+	json_object_object_add(o, "methods",
+			       methods_json(probe_block_methods(b)));
+	/* null: unknown (PROBE_SECURE_UNKNOWN) */
+	json_object_object_add(o, "secure_discard", bl->regular_file ?
+			       json_object_new_boolean(0) : NULL);
 	return j;
 }

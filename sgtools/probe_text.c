@@ -387,5 +387,7 @@ void probe_text_block(const char *target, const struct probe_block *b)
 		    b->max_write_streams, b->write_stream_granularity);
 	else if (!bl->regular_file)
 		probe_row("write streams", "not reported (Linux before 6.16)");
-	row_methods(b->lim.methods);
+	row_methods(probe_block_methods(b));
+	probe_row("secure discard", "%s", bl->regular_file ?
+		  "no (a regular file)" : PROBE_SECURE_UNKNOWN);
 }

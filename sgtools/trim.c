@@ -931,6 +931,23 @@ static int send_nvme(struct trim_run *t, const struct trim_opts *o,
 	return 0;
 }
 
+/*
+ * The first command refused as one the device does not have: INVALID
+ * COMMAND OPERATION CODE (20/00), or EOPNOTSUPP from the block layer
+ * (BLKSECDISCARD where the device has no secure erase, BLKDISCARD where
+ * the queue does not discard: only trying tells).  Exit 4 then.
+ */
+static bool refused_first(const struct trim_run *t, int ret,
+			  const struct fhint_check *chk)
+{
+	if (t->sent)
+		return false;
+	if (t->block)
+		return ret == -EOPNOTSUPP;
+	return ret == -EIO && chk->sense_key == FHINT_SK_ILLEGAL_REQUEST &&
+	       chk->asc == 0x20;
+}
+
 static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 		     uint8_t *data, size_t cap)
 {
@@ -964,13 +981,9 @@ static int send_scsi(struct trim_run *t, const struct trim_opts *o,
 			snprintf(what, sizeof(what), "%s (command %zu of %zu)",
 				 method_long(t->plan.cmds[i + res.failed].method),
 				 i + res.failed + 1, t->plan.n_cmds);
-			if (ret == -EIO && res.chk.sense_key ==
-			    FHINT_SK_ILLEGAL_REQUEST && res.chk.asc == 0x20 &&
-			    t->sent == 0) {
-				cli_err_sense(PROG, what, ret, &res.chk);
-				return CLI_EXIT_UNSUPPORTED;
-			}
-			return cli_err_sense(PROG, what, ret, &res.chk);
+			cli_err_sense(PROG, what, ret, &res.chk);
+			return refused_first(t, ret, &res.chk) ?
+			       CLI_EXIT_UNSUPPORTED : CLI_EXIT_DEVICE;
 		}
 		i += view.n_cmds;
 		progress(t, o, false);

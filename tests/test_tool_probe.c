@@ -22,6 +22,8 @@
 #include "nvme_capture.h"
 #include "fhint/endian.h"
 #include "nvme_probe.h"
+#include "probe.h"
+#include "fhint/block.h"
 
 int probe_main(int argc, char **argv);
 
@@ -153,7 +155,7 @@ static int has_page(struct json_object *root, int page)
 }
 
 /* Run with --json and parse; fatal when it does not succeed. */
-static struct json_object *probe_json(const char *target, const char *extra)
+static struct json_object *probe_json_of(const char *target, const char *extra)
 {
 	const char *args[] = { "--json", extra ? extra : target,
 			       extra ? target : NULL, NULL };
@@ -170,7 +172,7 @@ static struct json_object *probe_json(const char *target, const char *extra)
 
 static void test_flash_json_matches_config(void)
 {
-	struct json_object *j = probe_json(FLASH, NULL);
+	struct json_object *j = probe_json_of(FLASH, NULL);
 
 	CU_ASSERT_STRING_EQUAL(jstr(j, "transport", NULL), "emu");
 	CU_ASSERT_STRING_EQUAL(jstr(j, "inquiry", "vendor"), "FHINT");
@@ -238,7 +240,7 @@ static void test_flash_json_matches_config(void)
 
 static void test_flash_config_keys_reach_json(void)
 {
-	struct json_object *j = probe_json(
+	struct json_object *j = probe_json_of(
 		"emu:?size=128M&lbs=4096&pbs=16K&page=16K&ppb=32&lbprz=0"
 		"&anchor=1&max_unmap=1000&max_unmap_desc=100&max_ws=5000"
 		"&streams=4&perm_streams=2&vendor=ACME&product=probe%20test",
@@ -271,7 +273,7 @@ static void test_flash_config_keys_reach_json(void)
 
 static void test_no_permanent_streams(void)
 {
-	struct json_object *j = probe_json(FLASH "&perm_streams=0", NULL);
+	struct json_object *j = probe_json_of(FLASH "&perm_streams=0", NULL);
 
 	CU_ASSERT_EQUAL(jbool(j, "block_limits_extension", "rscs"), 0);
 	CU_ASSERT_EQUAL(jint(j, "streams", "perm_streams"), 0);
@@ -281,7 +283,7 @@ static void test_no_permanent_streams(void)
 
 static void test_thin_json(void)
 {
-	struct json_object *j = probe_json(
+	struct json_object *j = probe_json_of(
 		"emu:?profile=thin&size=64M&threshold=50", NULL);
 
 	CU_ASSERT_EQUAL(jint(j, "logical_block_provisioning",
@@ -305,7 +307,7 @@ static void test_thin_json(void)
 
 static void test_smr_host_aware_json(void)
 {
-	struct json_object *j = probe_json(
+	struct json_object *j = probe_json_of(
 		"emu:?profile=smr-host-aware&size=1G&zone=64M&conv=2&max_open=12",
 		NULL);
 
@@ -332,7 +334,7 @@ static void test_smr_host_aware_json(void)
 
 static void test_smr_drive_managed_json(void)
 {
-	struct json_object *j = probe_json(
+	struct json_object *j = probe_json_of(
 		"emu:?profile=smr-drive-managed&size=1G&zone=64M", NULL);
 
 	CU_ASSERT_FALSE(has_page(j, 0xb6));
@@ -342,7 +344,7 @@ static void test_smr_drive_managed_json(void)
 
 static void test_sat_ata_identify(void)
 {
-	struct json_object *j = probe_json(FLASH "&sat=1&lbprz=0", NULL);
+	struct json_object *j = probe_json_of(FLASH "&sat=1&lbprz=0", NULL);
 
 	CU_ASSERT_TRUE(has_page(j, 0x89));
 	CU_ASSERT_EQUAL(jbool(j, "ata", "ok"), 1);
@@ -358,7 +360,7 @@ static void test_sat_ata_identify(void)
 	json_object_put(j);
 
 	/* shingled: 7200 rpm, RZAT = lbprz (1 by default) */
-	j = probe_json("emu:?profile=smr-host-aware&size=1G&zone=64M&sat=1",
+	j = probe_json_of("emu:?profile=smr-host-aware&size=1G&zone=64M&sat=1",
 		       NULL);
 	CU_ASSERT_EQUAL(jint(j, "ata", "rotation_rate"), 7200);
 	CU_ASSERT_EQUAL(jbool(j, "ata", "rzat"), 1);
@@ -378,7 +380,7 @@ static void test_ata_option(void)
 	CU_ASSERT_STRING_EQUAL(r.out, "");
 	run_free(&r);
 
-	j = probe_json(FLASH "&sat=1", "--ata");
+	j = probe_json_of(FLASH "&sat=1", "--ata");
 	CU_ASSERT_EQUAL(jbool(j, "ata", "ok"), 1);
 	json_object_put(j);
 }
@@ -924,6 +926,90 @@ static void test_block_layer(void)
 	unlink(path);
 }
 
+/* Does the JSON array @a hold the string @s? */
+static bool jarray_has(struct json_object *a, const char *s)
+{
+	size_t i;
+
+	for (i = 0; a && i < json_object_array_length(a); i++)
+		if (!strcmp(json_object_get_string(
+				json_object_array_get_idx(a, i)), s))
+			return true;
+	return false;
+}
+
+/* probe_text_block(ctx) as a captured "tool" */
+static int print_block(int argc, char **argv, void *ctx)
+{
+	(void)argc;
+	(void)argv;
+	probe_text_block("/dev/loop9", ctx);
+	return 0;
+}
+
+/* Secure discard: no sysfs attribute tells (Documentation/ABI/stable/
+ * sysfs-block has none; BLKSECDISCARD answers EOPNOTSUPP where it is not
+ * supported), so a block device says "unknown" (JSON null) and the
+ * methods leave it out though the planner offers it; a file says no. */
+static void test_block_secure_discard(void)
+{
+	char path[] = "/tmp/fhint-pb-XXXXXX";
+	const char *args[] = { "--json", path, NULL };
+	const char *text[] = { path, NULL };
+	struct probe_block b;
+	struct json_object *j, *v;
+	struct run r;
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	r = run_probe(args);
+	CU_ASSERT_EQUAL(r.rc, 0);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	v = jpath(j, "discard", "methods");
+	CU_ASSERT(jarray_has(v, "Linux block discard"));
+	CU_ASSERT_FALSE(jarray_has(v, "Linux block secure discard"));
+	v = jpath(j, "discard", "secure_discard");
+	CU_ASSERT(v && json_object_is_type(v, json_type_boolean) &&
+		  !json_object_get_boolean(v));
+	json_object_put(j);
+	run_free(&r);
+	r = run_probe(text);
+	CU_ASSERT_EQUAL(r.rc, 0);
+	CU_ASSERT(line_has(r.out, "secure discard", "no (a regular file)"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "Linux block secure discard"));
+	run_free(&r);
+	unlink(path);
+
+	/* a block device (loop, virtio-blk) as the kernel reports it */
+	memset(&b, 0, sizeof(b));
+	b.bl.logical_block_size = b.bl.physical_block_size = 512;
+	b.bl.size = 1 << 20;
+	b.bl.discard_granularity = 4096;
+	b.bl.discard_max_bytes = b.bl.discard_max_hw_bytes = 1 << 20;
+	snprintf(b.bl.name, sizeof(b.bl.name), "loop9");
+	CU_ASSERT_EQUAL_FATAL(fhint_limits_from_block(&b.lim, &b.bl), 0);
+	CU_ASSERT(b.lim.methods &
+		  FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK_SECURE));
+	j = probe_json_block("/dev/loop9", &b);
+	v = jpath(j, "discard", "methods");
+	CU_ASSERT(jarray_has(v, "Linux block zeroout"));
+	CU_ASSERT_FALSE(jarray_has(v, "Linux block secure discard"));
+	v = (struct json_object *)1;
+	CU_ASSERT(json_object_object_get_ex(jpath(j, "discard", NULL),
+					    "secure_discard", &v));
+	CU_ASSERT_PTR_NULL(v);
+	json_object_put(j);
+	r.rc = tool_capture(print_block, &b, 1, (char *[]){ "x", NULL }, NULL,
+			    &r.out, &r.err);
+	CU_ASSERT(line_has(r.out, "secure discard",
+			   "unknown (no sysfs attribute; BLKSECDISCARD is tried only by fhint-trim --method blksecdiscard)"));
+	CU_ASSERT_PTR_NULL(strstr(r.out, "Linux block secure discard"));
+	run_free(&r);
+}
+
 static CU_TestInfo tests[] = {
 	{ "flash: JSON matches the configuration (B0h page/erase block, perm streams 5)",
 	  test_flash_json_matches_config },
@@ -957,6 +1043,8 @@ static CU_TestInfo tests[] = {
 	{ "NVMe: FDP Configurations log of the endurance group",
 	  test_nvme_fdp_configs },
 	{ "block layer only: the kernel's queue limits", test_block_layer },
+	{ "block layer: secure discard unknown on a device, no on a file",
+	  test_block_secure_discard },
 	CU_TEST_INFO_NULL,
 };
 

@@ -1463,6 +1463,53 @@ static void test_regular_file(void)
 	free(buf);
 }
 
+/* --method blksecdiscard where the kernel answers EOPNOTSUPP (a regular
+ * file: fallocate has no secure mode; loop devices alike): only trying
+ * tells, so one line, exit 4, and the data still there. */
+static void test_secure_discard_refused(void)
+{
+	char path[160];
+	char *buf = malloc(1u << 20);
+	struct json_object *j;
+	struct tt_out r;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sec.img", tt_dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	CU_ASSERT_FATAL(fd >= 0);
+	memset(buf, 0x6b, 1u << 20);
+	CU_ASSERT_FATAL(write(fd, buf, 1u << 20) == (1 << 20));
+	fsync(fd);
+	{
+		const char *argv[] = { "-m", "blksecdiscard", path, "0+64K",
+				       NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
+	CU_ASSERT_EQUAL(count_lines(r.err), 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "secure discard"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, strerror(EOPNOTSUPP)));
+	tt_free(&r);
+	{
+		const char *argv[] = { "--json", "-m", "blksecdiscard", path,
+				       "0+64K", NULL };
+
+		r = run_trim(argv, NULL);
+	}
+	CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
+	j = json_tokener_parse(r.out);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(jint(j, "exit_status"), CLI_EXIT_UNSUPPORTED);
+	CU_ASSERT_EQUAL(jint(j, "commands_sent"), 0);
+	json_object_put(j);
+	tt_free(&r);
+	CU_ASSERT_EQUAL(lseek(fd, 0, SEEK_HOLE), 1u << 20);
+	close(fd);
+	unlink(path);
+	free(buf);
+}
+
 /* --json prints one object whatever happens: on a bad target too (with
  * "error"), and a path of non-UTF-8 bytes stays valid JSON. */
 static void test_json_always(void)
@@ -1572,6 +1619,7 @@ static CU_TestInfo tests[] = {
 	{ "--query: GET LBA STATUS, nothing trimmed", test_query },
 	{ "--anchor: anchored blocks; ATA and NVMe exit 4", test_anchor },
 	{ "--anchor without ANC_SUP: exit 4, nothing sent", test_anchor_needs_anc_sup },
+	{ "blksecdiscard refused by the kernel: exit 4", test_secure_discard_refused },
 	{ "--json: one object on errors, valid UTF-8", test_json_always },
 	{ "messages name the real error", test_messages_name_the_error },
 	{ "a file system signature: a warning", test_signature_warning },
