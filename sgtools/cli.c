@@ -29,6 +29,8 @@
 
 #include "fhint/emu.h"
 #include "fhint/log.h"
+#include "fhint/nvme_cmd.h"
+#include "fhint/nvme_identify.h"
 #include "fhint/sense.h"
 #include "fhint/size.h"
 #include "cli.h"
@@ -805,6 +807,19 @@ int cli_progress_bare(const char *prog, bool bare, int optind, int argc,
 	return cli_err(prog, CLI_EXIT_USAGE,
 		       "--progress takes its count attached (--progress=%s or -P%s); '%s' would be the target",
 		       next, next, next);
+}
+
+int cli_nvme_identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
+		      uint8_t *buf)
+{
+	struct nvme_passthru_cmd c;
+
+	memset(&c, 0, sizeof(c));
+	c.opcode = FHINT_NVME_ADMIN_IDENTIFY;
+	c.nsid = nsid;
+	c.cdw10 = cns;		/* CNS (7:0); CDW11 CSI 0: NVM */
+	c.data_len = FHINT_NVME_IDENTIFY_LEN;
+	return fhint_dev_nvme_admin(dev, &c, buf, NULL);
 }
 
 int cli_open_exit(int err)

@@ -216,6 +216,14 @@ int cli_parse_progress(const char *prog, const char *arg, unsigned long *n);
 int cli_progress_bare(const char *prog, bool bare, int optind, int argc,
 		      char **argv);
 
+/*
+ * Identify (NVMe Base 2.0 5.17) with CNS @cns (FHINT_NVME_CNS_*, CSI 0,
+ * the NVM command set) of @nsid into @buf, FHINT_NVME_IDENTIFY_LEN bytes.
+ * 0 or fhint_dev_nvme_admin()'s error.
+ */
+int cli_nvme_identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
+		      uint8_t *buf);
+
 /* The exit status for an error opening a target (table above). */
 int cli_open_exit(int err);
 

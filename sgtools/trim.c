@@ -449,19 +449,6 @@ static int probe_ata(struct trim_run *t)
 	}
 }
 
-static int nvme_identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
-			 uint8_t *buf)
-{
-	struct nvme_passthru_cmd c;
-
-	memset(&c, 0, sizeof(c));
-	c.opcode = FHINT_NVME_ADMIN_IDENTIFY;
-	c.nsid = nsid;
-	c.cdw10 = cns;		/* CSI 0 (NVM) in CDW11 for CNS 05h/06h */
-	c.data_len = FHINT_NVME_IDENTIFY_LEN;
-	return fhint_dev_nvme_admin(dev, &c, buf, NULL);
-}
-
 static int nvme_err(const char *what, struct fhint_dev *dev, int ret)
 {
 	struct fhint_nvme_status st;
@@ -487,7 +474,7 @@ static int probe_nvme(struct trim_run *t)
 	memset(&nv, 0, sizeof(nv));
 	/* MPSMIN from CAP is not reachable through passthrough: 4 KiB,
 	 * what almost every controller reports. */
-	ret = nvme_identify(t->dev, 0x01, 0, buf);
+	ret = cli_nvme_identify(t->dev, FHINT_NVME_CNS_CTRL, 0, buf);
 	if (!ret)
 		ret = fhint_nvme_id_ctrl_decode(buf, FHINT_NVME_IDENTIFY_LEN,
 						4096, &nv) ? -EBADMSG : 0;
@@ -495,7 +482,7 @@ static int probe_nvme(struct trim_run *t)
 		free(buf);
 		return nvme_err("Identify Controller", t->dev, ret);
 	}
-	ret = nvme_identify(t->dev, 0x00, nsid, buf);
+	ret = cli_nvme_identify(t->dev, FHINT_NVME_CNS_NS, nsid, buf);
 	if (!ret)
 		ret = fhint_nvme_id_ns_decode(buf, FHINT_NVME_IDENTIFY_LEN,
 					      &nv) ? -EBADMSG : 0;
@@ -504,10 +491,10 @@ static int probe_nvme(struct trim_run *t)
 		return nvme_err("Identify Namespace", t->dev, ret);
 	}
 	/* optional (NVMe 2.0): the NVM command set specific structures */
-	if (!nvme_identify(t->dev, 0x06, 0, buf))
+	if (!cli_nvme_identify(t->dev, FHINT_NVME_CNS_CSI_CTRL, 0, buf))
 		fhint_nvme_id_ctrl_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN,
 					      4096, &nv);
-	if (!nvme_identify(t->dev, 0x05, nsid, buf))
+	if (!cli_nvme_identify(t->dev, FHINT_NVME_CNS_CSI_NS, nsid, buf))
 		fhint_nvme_id_ns_nvm_decode(buf, FHINT_NVME_IDENTIFY_LEN, &nv);
 	free(buf);
 	if (fhint_limits_from_nvme(&t->lim, &nv))

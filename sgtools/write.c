@@ -785,19 +785,6 @@ static const struct wr_ops scsi_ops = {
 
 /* ---- NVMe: Write with the Data Placement directive (FDP) ---- */
 
-static int nvme_identify(struct fhint_dev *dev, uint8_t cns, uint32_t nsid,
-			 uint8_t *buf)
-{
-	struct nvme_passthru_cmd c;
-
-	memset(&c, 0, sizeof(c));
-	c.opcode = FHINT_NVME_ADMIN_IDENTIFY;
-	c.nsid = nsid;
-	c.cdw10 = cns;
-	c.data_len = FHINT_NVME_IDENTIFY_LEN;
-	return fhint_dev_nvme_admin(dev, &c, buf, NULL);
-}
-
 static int nvme_fail(struct wr_job *j, const char *what, int ret)
 {
 	struct fhint_nvme_status st;
@@ -820,7 +807,7 @@ static int nvme_limits(struct wr_job *j, struct fhint_nvme_limits *lim)
 
 	if (!id)
 		return cli_err(PROG, CLI_EXIT_DEVICE, "out of memory");
-	ret = nvme_identify(j->dev, FHINT_NVME_CNS_CTRL, 0, id);
+	ret = cli_nvme_identify(j->dev, FHINT_NVME_CNS_CTRL, 0, id);
 	if (!ret)
 		ret = fhint_nvme_id_ctrl_decode(id, FHINT_NVME_IDENTIFY_LEN,
 						4096, lim);
@@ -828,7 +815,7 @@ static int nvme_limits(struct wr_job *j, struct fhint_nvme_limits *lim)
 		ret = nvme_fail(j, "Identify Controller", ret);
 		goto out;
 	}
-	ret = nvme_identify(j->dev, FHINT_NVME_CNS_NS, j->nsid, id);
+	ret = cli_nvme_identify(j->dev, FHINT_NVME_CNS_NS, j->nsid, id);
 	if (!ret)
 		ret = fhint_nvme_id_ns_decode(id, FHINT_NVME_IDENTIFY_LEN, lim);
 	if (ret)
