@@ -56,7 +56,10 @@ int fhint_mode_lbp_encode(const struct fhint_mode_lbp *p, uint8_t *buf,
 	return (int)n;
 }
 
-/* One descriptor at page offset @off (field pointers relative to it). */
+/* One descriptor at page offset @off (field pointers relative to the
+ * page).  THRESHOLD RESOURCE is not checked: which log parameter codes
+ * (and TYPE / ARMING combinations) a threshold uses is the device's
+ * choice (SBC-4 4.7.3.8), and a changeable-values mask holds 00h. */
 static int thr_decode(const uint8_t *d, uint16_t off,
 		      struct fhint_lbp_threshold *t, struct fhint_check *chk)
 {
@@ -69,9 +72,6 @@ static int thr_decode(const uint8_t *d, uint16_t off,
 		return fhint_check_param(chk, off, 5);
 	if (arming > FHINT_LBP_THR_ARMING_INC)
 		return fhint_check_param(chk, off, 2);
-	if (d[1] < FHINT_LBP_THR_RES_AVAILABLE ||
-	    d[1] > FHINT_LBP_THR_RES_AVAIL_PCT)
-		return fhint_check_param(chk, (uint16_t)(off + 1), -1);
 	if (d[2] || d[3])
 		return fhint_check_param(chk, (uint16_t)(off + (d[2] ? 2 : 3)),
 					 -1);

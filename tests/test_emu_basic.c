@@ -442,10 +442,11 @@ static void test_vpd_lbp(void)
 	CU_ASSERT_EQUAL(p.lbprz, FHINT_LBPRZ_NOT_ZERO);
 	CU_ASSERT_TRUE(p.anc_sup);
 	fhint_emu_close(e);
-	/* thin without a threshold: exponent 0 */
+	/* thin without threshold=: thresholds still supported (the
+	 * Logical Block Provisioning mode page sets one), exponent 1 */
 	e = emu_t_open("?profile=thin");
 	run_inq(e, true, 0xb2, 255);
-	CU_ASSERT_EQUAL(din[4], 0);
+	CU_ASSERT_EQUAL(din[4], 1);
 	CU_ASSERT_EQUAL(din[6], 0x02);
 	fhint_emu_close(e);
 }

@@ -303,7 +303,7 @@ static enum fhint_ua ua_pop(struct emu_dev *dev, unsigned int i)
 {
 	struct fhint_sense s;
 
-	emu_dev_media_events(dev);
+	emu_dev_media_events(dev, 0);
 	return fhint_ua_queue_pop(&dev->ua[i], &s);
 }
 

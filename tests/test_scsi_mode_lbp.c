@@ -87,8 +87,6 @@ static void test_lbp_refusals(void)
 	refused(16, 0xc1, 16, 6);		/* descriptor bit 6 */
 	refused(16, 0x91, 16, 5);		/* THRESHOLD TYPE 010b */
 	refused(24, 0x0a, 24, 2);		/* THRESHOLD ARMING 010b */
-	refused(17, 0x00, 17, -1);		/* RESOURCE 00h reserved */
-	refused(25, 0x04, 25, -1);		/* RESOURCE 04h reserved */
 	refused(26, 0x01, 26, -1);		/* descriptor bytes 2-3 */
 	/* PAGE LENGTH for 17 descriptors: more than the codec carries */
 	refused(3, 12 + 8 * 17, 2, -1);

@@ -92,8 +92,9 @@ int fhint_mode_lbp_encode(const struct fhint_mode_lbp *p, uint8_t *buf,
  * -EINVAL with 26/00 (field pointer relative to @buf) for SPF clear, a
  * wrong page or subpage code, a PAGE LENGTH that is not 12 + 8 n or
  * carries more than FHINT_MODE_LBP_MAX_DESC descriptors, a reserved bit or
- * byte set, a reserved THRESHOLD TYPE or THRESHOLD ARMING, or a THRESHOLD
- * RESOURCE outside 01h-03h.
+ * byte set, or a reserved THRESHOLD TYPE or THRESHOLD ARMING.  THRESHOLD
+ * RESOURCE is taken as is (a changeable-values mask holds 00h; which
+ * resources a device has thresholds for is its choice).
  */
 int fhint_mode_lbp_decode(const uint8_t *buf, size_t len,
 			  struct fhint_mode_lbp *p, struct fhint_check *chk);

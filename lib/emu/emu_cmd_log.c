@@ -35,10 +35,11 @@ uint8_t emu_log_threshold_exponent(const struct emu_dev *dev)
 {
 	uint8_t e = 1;
 
-	/* the rule VPD B2h uses (emu_cmd_basic.c): thresholds only with a
-	 * thin soft threshold; then the smallest e >= 1 that makes the
-	 * capacity in sets of 2^e blocks fit 32 bits */
-	if (dev->cfg.profile != EMU_PROFILE_THIN || !dev->cfg.threshold_pct)
+	/* the rule VPD B2h uses (emu_cmd_basic.c): thresholds on the thin
+	 * profile (its Logical Block Provisioning mode page, even when no
+	 * threshold is enabled); the smallest e >= 1 that makes the
+	 * capacity in sets of 2^e blocks fit 32 bits (SBC-4 6.6.6) */
+	if (dev->cfg.profile != EMU_PROFILE_THIN)
 		return 0;
 	while ((dev->nblocks >> e) > 0xffffffffULL)
 		e++;

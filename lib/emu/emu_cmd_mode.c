@@ -9,6 +9,8 @@
  *   0Ah/01h Control Extension          nothing changeable
  *   0Ah/05h IO Advice Hints Grouping   cfg.perm_streams stream descriptors
  *   1Ch     Informational Exceptions   DEXCPT = 1, nothing changeable
+ *   1Ch/02h Logical Block Provisioning thin only: SITUA, ENABLED, THRESHOLD
+ *                                      COUNT changeable (dev->thin_thr)
  * Choices and clauses: spec-notes/emulator-mode.md.
  */
 #include <errno.h>
@@ -49,6 +51,7 @@ enum mpage {
 	MP_CONTROL_EXT,
 	MP_IO_ADVICE,
 	MP_IEC,
+	MP_LBP,
 	MP_COUNT
 };
 
@@ -64,7 +67,15 @@ static const struct {
 	[MP_IO_ADVICE]	 = { FHINT_MODE_PAGE_CONTROL,
 			     FHINT_MODE_SUBPAGE_IO_ADVICE_HINTS },
 	[MP_IEC]	 = { FHINT_MODE_PAGE_INFORMATIONAL_EXCEPTIONS, 0 },
+	[MP_LBP]	 = { FHINT_MODE_PAGE_INFORMATIONAL_EXCEPTIONS,
+			     FHINT_MODE_SUBPAGE_LBP },
 };
+
+/* Pages only some profiles have. */
+static bool page_present(const struct emu_dev *dev, enum mpage k)
+{
+	return k != MP_LBP || emu_thin_thr_supported(dev);
+}
 
 /*
  * IO Advice Hints Grouping page (SBC-4 6.5.7): descriptors 0 ..
@@ -158,13 +169,16 @@ static int page_encode(const struct emu_dev *dev, enum mpage k, uint8_t pc,
 		c.dexcpt = !chg;	/* no informational exceptions */
 		return fhint_mode_iec_encode(&c, buf, room);
 	}
+	case MP_LBP:
+		return emu_thin_thr_page_encode(dev, pc, buf, room);
 	default:
 		return -EINVAL;
 	}
 }
 
 /* Which pages a MODE SENSE PAGE CODE / SUBPAGE CODE pair names. */
-static int select_pages(const struct fhint_mode_sense_cdb *ms,
+static int select_pages(const struct emu_dev *dev,
+			const struct fhint_mode_sense_cdb *ms,
 			bool want[MP_COUNT], struct fhint_check *chk)
 {
 	bool page_known = false;
@@ -172,6 +186,8 @@ static int select_pages(const struct fhint_mode_sense_cdb *ms,
 
 	for (k = 0; k < MP_COUNT; k++) {
 		want[k] = false;
+		if (!page_present(dev, (enum mpage)k))
+			continue;
 		if (ms->page_code == FHINT_MODE_PAGE_ALL) {
 			if (ms->subpage_code == FHINT_MODE_SUBPAGE_ALL)
 				want[k] = true;
@@ -210,7 +226,7 @@ static int mode_sense(struct emu_req *req)
 		return fhint_check_field(&req->chk,
 					 FHINT_ASC_SAVING_PARAMS_NOT_SUPPORTED,
 					 0, true, 2, 7);
-	ret = select_pages(&ms, want, &req->chk);
+	ret = select_pages(dev, &ms, want, &req->chk);
 	if (ret < 0)
 		return ret;
 
@@ -258,6 +274,7 @@ static int mode_sense(struct emu_req *req)
 struct mode_state {
 	bool d_sense;
 	bool wce;
+	struct emu_thin_thr thr;
 };
 
 /*
@@ -282,6 +299,8 @@ static void field_of(enum mpage k, size_t i, int b, uint16_t *field,
 		{ 6, 2 }, { 8, 2 }, { 10, 2 },
 	};
 	static const struct span iec_spans[] = { { 4, 4 }, { 8, 4 } };
+	/* one threshold descriptor: THRESHOLD COUNT (SBC-4 6.5.8.2) */
+	static const struct span lbp_spans[] = { { 20, 4 } };
 	const struct span *sp = NULL;
 	size_t nsp = 0, j, d;
 	uint8_t msb = 0xff;
@@ -315,6 +334,12 @@ static void field_of(enum mpage k, size_t i, int b, uint16_t *field,
 		sp = iec_spans;
 		nsp = sizeof(iec_spans) / sizeof(*sp);
 		msb = i == 3 ? 0xf8 : 0xff;
+		break;
+	case MP_LBP:
+		sp = lbp_spans;
+		nsp = sizeof(lbp_spans) / sizeof(*sp);
+		/* 16: ENABLED, reserved, TYPE (5-3), ARMING (2-0) */
+		msb = i == 4 ? 0xff : i == 16 ? 0xe4 : 0x00;
 		break;
 	default:
 		break;
@@ -394,6 +419,10 @@ static int page_apply(const struct emu_dev *dev, enum mpage k,
 		ret = fhint_mode_iec_decode(pg->data, pg->len, &c, chk);
 		break;
 	}
+	case MP_LBP:
+		ret = emu_thin_thr_page_decode(pg->data, pg->len, &st->thr,
+					       chk);
+		break;
 	default:
 		ret = -EINVAL;
 	}
@@ -415,14 +444,16 @@ static int page_apply(const struct emu_dev *dev, enum mpage k,
 }
 
 /* The page a MODE SELECT list carries; 26/00 at the unknown code. */
-static int page_lookup(const struct fhint_mode_page *pg,
+static int page_lookup(const struct emu_dev *dev,
+		       const struct fhint_mode_page *pg,
 		       struct fhint_check *chk)
 {
 	bool page_known = false;
 	int k;
 
 	for (k = 0; k < MP_COUNT; k++) {
-		if (mpages[k].page != pg->page_code)
+		if (mpages[k].page != pg->page_code ||
+		    !page_present(dev, (enum mpage)k))
 			continue;
 		page_known = true;
 		if (mpages[k].subpage == pg->subpage_code &&
@@ -477,7 +508,8 @@ static int mode_select(struct emu_req *req)
 	struct fhint_mode_list ml;
 	struct fhint_mode_page_iter it;
 	struct fhint_mode_page pg;
-	struct mode_state st = { dev->d_sense, dev->wce };
+	struct mode_state st = { dev->d_sense, dev->wce, dev->thin_thr };
+	bool thr_changed;
 	size_t i;
 	int ret, k;
 
@@ -493,6 +525,7 @@ static int mode_select(struct emu_req *req)
 			return fhint_check_cdb(chk, 1, 1);
 		st.d_sense = dev->cfg.d_sense;
 		st.wce = dev->cfg.wce;
+		emu_thin_thr_default(dev, &st.thr);
 		goto commit;
 	}
 	if (!sel.pf)				/* vendor-specific pages */
@@ -523,7 +556,7 @@ static int mode_select(struct emu_req *req)
 		/* SPC-5 7.5.7: PS is reserved in MODE SELECT */
 		if (pg.ps)
 			return fhint_check_param(chk, (uint16_t)poff, 7);
-		k = page_lookup(&pg, chk);
+		k = page_lookup(dev, &pg, chk);
 		if (k < 0) {
 			fhint_mode_check_rebase(chk, poff);
 			return k;
@@ -538,10 +571,13 @@ static int mode_select(struct emu_req *req)
 		return param_list_length_error(chk);
 
 commit:
-	if (st.d_sense == dev->d_sense && st.wce == dev->wce)
+	thr_changed = !emu_thin_thr_equal(&st.thr, &dev->thin_thr);
+	if (st.d_sense == dev->d_sense && st.wce == dev->wce && !thr_changed)
 		return 0;
 	dev->d_sense = st.d_sense;
 	dev->wce = st.wce;
+	if (thr_changed)		/* armed again at the new level */
+		emu_thin_thr_set(dev, &st.thr);
 	/* SPC-5 6.12: MODE PARAMETERS CHANGED for the other I_T nexuses */
 	for (i = 0; i < FHINT_EMU_MAX_INITIATORS; i++)
 		if (i != req->cmd->initiator)

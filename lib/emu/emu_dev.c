@@ -130,12 +130,12 @@ void emu_ua_all(struct emu_dev *dev, enum fhint_ua ua)
 		fhint_ua_queue_establish(&dev->ua[i], ua);
 }
 
-void emu_dev_media_events(struct emu_dev *dev)
+void emu_dev_media_events(struct emu_dev *dev, uint32_t initiator)
 {
 	uint32_t ev = emu_media_events(dev->media);
 
 	if (ev & EMU_MEDIA_EV_SOFT_THRESHOLD)
-		emu_ua_all(dev, FHINT_UA_SOFT_THRESHOLD_REACHED);
+		emu_thin_thr_reached(dev, initiator);
 }
 
 static void put_sense(struct emu_dev *dev, struct fhint_emu_cmd *c,
@@ -378,13 +378,13 @@ run(struct emu_dev *dev, struct fhint_emu_cmd *c, bool submitted, void *tag)
 	c->submit_ns = dev->timing ? emu_dev_time_begin(dev) : 0;
 	dev->stats.commands++;
 	/* what the medium reported since the last command comes first */
-	emu_dev_media_events(dev);
+	emu_dev_media_events(dev, c->initiator);
 	if (!ua_exempt(c->cdb[0]) &&
 	    fhint_ua_queue_pop(&dev->ua[c->initiator], &s) != FHINT_UA_NONE)
 		put_sense(dev, c, &s);
 	else
 		dispatch(dev, c);
-	emu_dev_media_events(dev);
+	emu_dev_media_events(dev, c->initiator);
 	c->complete_ns = dev->timing ? emu_dev_time_end(dev) : 0;
 	if (defer) {
 		emu_media_group_cmd_done(dev);
@@ -632,6 +632,7 @@ int fhint_emu_open_flags(const char *config, unsigned int flags,
 	pthread_mutex_init(&dev->lock, NULL);
 	dev->d_sense = dev->cfg.d_sense;
 	dev->wce = dev->cfg.wce;
+	emu_thin_thr_reset(dev);
 	emu_op_index(dev);
 	emu_ua_all(dev, FHINT_UA_POWER_ON_RESET);
 	if (grow)
@@ -701,6 +702,7 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 	struct emu_dev *dev = (struct emu_dev *)emu;
 	struct emu_config cfg;
 	struct emu_dev probe;
+	bool thr;
 	int ret;
 
 	if (!dev || !config)
@@ -715,6 +717,10 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 	ret = emu_config_diff_ok(&dev->cfg, &cfg, err, errlen);
 	if (!ret)
 		ret = geometry(&probe, &cfg, err, errlen);
+	/* the soft threshold's default (or its set size) changes */
+	thr = !ret && (cfg.threshold_pct != dev->cfg.threshold_pct ||
+		       cfg.pool != dev->cfg.pool ||
+		       probe.nblocks != dev->nblocks);
 	if (!ret && probe.nblocks != dev->nblocks) {
 		ret = emu_media_resize(dev, probe.nblocks, err, errlen);
 		if (!ret && dev->timing)
@@ -724,15 +730,17 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 			dev->nblocks = probe.nblocks;
 			emu_ua_all(dev, FHINT_UA_CAPACITY_DATA_CHANGED);
 		}
-	} else if (!ret && (cfg.threshold_pct != dev->cfg.threshold_pct ||
-			    cfg.pool != dev->cfg.pool)) {
+	} else if (!ret && thr) {
 		emu_ua_all(dev, FHINT_UA_MODE_PARAMETERS_CHANGED);
-		emu_media_threshold_rearm(dev->media);
 	}
 	if (!ret) {
 		cfg.pages_per_block = dev->cfg.pages_per_block;
 		dev->cfg = cfg;
 		emu_op_index(dev);
+		/* the Logical Block Provisioning page takes the new
+		 * defaults, armed (cfg threshold= and the page are one) */
+		if (thr)
+			emu_thin_thr_reset(dev);
 	}
 	pthread_mutex_unlock(&dev->lock);
 	return ret;

@@ -14,8 +14,9 @@ struct emu_dev;
 /*
  * LBP VPD page THRESHOLD EXPONENT (SBC-4 6.6.6) the LOG SENSE Logical
  * Block Provisioning page scales its resource counts by, and VPD B2h
- * reports: 0 (no thresholds: counts in single LBAs) unless the thin
- * profile has a soft threshold, then the smallest e >= 1 with
+ * reports: 0 (no thresholds: counts in single LBAs) unless the profile
+ * is thin (the Logical Block Provisioning mode page,
+ * emu_thin_threshold.h), then the smallest e >= 1 with
  * capacity / 2^e < 2^32.
  */
 uint8_t emu_log_threshold_exponent(const struct emu_dev *dev);

@@ -198,20 +198,16 @@ uint64_t emu_pool_blocks(const struct emu_dev *dev)
 }
 
 /* Thin provisioning soft threshold (SBC-4 4.7.3.8): reported once
- * (EMU_MEDIA_EV_SOFT_THRESHOLD) when the mapped blocks reach threshold%
- * of the pool (the capacity without pool=), armed again when they fall
- * below. */
+ * (EMU_MEDIA_EV_SOFT_THRESHOLD) when the mapped (and anchored) blocks
+ * reach the level the device set, armed again when they fall below. */
 static void threshold_check(struct emu_media *m)
 {
-	uint32_t pct = m->dev->cfg.threshold_pct;
-	uint64_t mapped;
 	bool above;
 
-	if (!pct)
+	if (m->threshold_blocks == EMU_MEDIA_NO_THRESHOLD)
 		return;
-	mapped = model_mapped_blocks(m) + media_anchored(m);
-	above = (unsigned __int128)mapped * 100 >=
-		(unsigned __int128)emu_pool_blocks(m->dev) * pct;
+	above = model_mapped_blocks(m) + media_anchored(m) >=
+		m->threshold_blocks;
 	if (above && m->threshold_armed) {
 		m->threshold_armed = false;
 		m->events |= EMU_MEDIA_EV_SOFT_THRESHOLD;
@@ -228,8 +224,9 @@ uint32_t emu_media_events(struct emu_media *m)
 	return ev;
 }
 
-void emu_media_threshold_rearm(struct emu_media *m)
+void emu_media_set_threshold(struct emu_media *m, uint64_t blocks)
 {
+	m->threshold_blocks = blocks;
 	m->threshold_armed = true;
 }
 

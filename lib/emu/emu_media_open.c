@@ -211,6 +211,7 @@ int emu_media_open(struct emu_dev *dev, struct emu_media **out,
 	m->unit = 1;
 	m->rdonly = cfg->rdonly;
 	m->threshold_armed = true;
+	m->threshold_blocks = EMU_MEDIA_NO_THRESHOLD;
 	m->bounce = malloc(MEDIA_CHUNK);
 	/* reclaim chunks: flash and thin (the shingled profiles free
 	 * space by zone, see media_smr_punch_empty) */

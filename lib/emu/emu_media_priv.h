@@ -101,6 +101,7 @@ struct emu_media {
 	/* events for the device (EMU_MEDIA_EV_*), taken by emu_media_events */
 	uint32_t events;
 	bool threshold_armed;		/* the soft threshold may report */
+	uint64_t threshold_blocks;	/* its level (emu_media_set_threshold) */
 
 	/* metadata journal (NULL: anonymous memory) */
 	struct emu_journal *jr;

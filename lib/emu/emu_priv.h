@@ -30,6 +30,8 @@
 #include "fhint/scsi_proto.h"
 #include "fhint/sense.h"
 
+#include "emu_thin_threshold.h"
+
 /* ---- configuration (emu_config.c) ---- */
 
 enum emu_profile {
@@ -184,6 +186,9 @@ struct emu_dev {
 	/* mode page state (MODE SELECT may change it) */
 	bool     d_sense;		/* Control page D_SENSE */
 	bool     wce;			/* Caching page WCE */
+	/* Logical Block Provisioning page: the thin soft threshold
+	 * (emu_thin_threshold.h; cfg threshold= is its default) */
+	struct emu_thin_thr thin_thr;
 	/* non-permanent streams STREAM CONTROL opened: bit n = stream n
 	 * (emu_stream.h) */
 	uint32_t streams_open;
@@ -316,8 +321,9 @@ int emu_check_lba(struct emu_req *req, uint64_t lba, uint64_t nlb);
 
 /* Raise @ua for every initiator. */
 void emu_ua_all(struct emu_dev *dev, enum fhint_ua ua);
-/* Turn the media layer's pending events into unit attentions. */
-void emu_dev_media_events(struct emu_dev *dev);
+/* Turn the media layer's pending events into unit attentions; the
+ * command of @initiator is running (SITUA, emu_thin_threshold.h). */
+void emu_dev_media_events(struct emu_dev *dev, uint32_t initiator);
 
 /*
  * Time around one command, under dev->lock (timing=PRESET; 0 and nothing
@@ -429,14 +435,16 @@ int emu_media_resize(struct emu_dev *dev, uint64_t nblocks,
  * EMU_MEDIA_EV_* bits that happened since the last call, and clears them.
  */
 #define EMU_MEDIA_EV_SOFT_THRESHOLD	(1u << 0)	/* thin: the mapped
-	blocks reached threshold% of the capacity (SBC-4 4.7.3.8); reported
-	once, again only after they fell below */
+	blocks reached the level emu_media_set_threshold gave (SBC-4
+	4.7.3.8); reported once, again only after they fell below */
 uint32_t emu_media_events(struct emu_media *m);
 /* 0, or -EROFS with 07/27/00 WRITE PROTECTED in @chk: the device is
  * read-only (ro=1), for commands that change the model themselves. */
 int emu_media_write_protected(struct emu_dev *dev, struct fhint_check *chk);
-/* The threshold changed (reconfig): crossing it reports again. */
-void emu_media_threshold_rearm(struct emu_media *m);
+/* The soft threshold in mapped blocks (EMU_MEDIA_NO_THRESHOLD: none),
+ * armed: reaching it reports EMU_MEDIA_EV_SOFT_THRESHOLD. */
+#define EMU_MEDIA_NO_THRESHOLD	UINT64_MAX
+void emu_media_set_threshold(struct emu_media *m, uint64_t blocks);
 /* The shingled model, for emu_cmd_zbc.c (NULL unless host aware). */
 struct emu_smr *emu_media_smr(struct emu_dev *dev);
 /* The flash model, for the timing model (NULL unless flash). */
