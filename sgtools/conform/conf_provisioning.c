@@ -4,7 +4,8 @@
  * consistency (SBC-4 4.7): READ CAPACITY(16) LBPME/LBPRZ (5.26.2) against
  * the Logical Block Provisioning VPD page (6.6.6), GET LBA STATUS (5.21)
  * and what unmapped blocks read; LOG SELECT (SPC-5 6.9) resetting the
- * cumulative log values a benchmark reads.
+ * cumulative log values a benchmark reads; pool exhaustion (27/07) and,
+ * in conf_provisioning_thr.c, the soft threshold (38/07).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -215,7 +216,7 @@ static void test_log_select_pcr(void)
 /* Resource counts of LOG SENSE page 0Ch (SBC-4 6.4.5), cumulative values:
  * parameter @code's RESOURCE COUNT (threshold sets).  0, -EIO (the
  * command failed) or -ENOENT (no such parameter). */
-static int lbp_count(uint16_t code, uint64_t *count, struct conf_res *res)
+int conf_lbp_count(uint16_t code, uint64_t *count, struct conf_res *res)
 {
 	uint8_t cdb[10] = { FHINT_OP_LOG_SENSE, 0,
 			    FHINT_LOG_PC_CUMULATIVE << 6 |
@@ -239,7 +240,7 @@ static int lbp_count(uint16_t code, uint64_t *count, struct conf_res *res)
 }
 
 /* UNMAP [lba, lba + nlb) in pieces the Block Limits allow. */
-static void unmap_span(uint64_t lba, uint64_t nlb, struct conf_res *res)
+void conf_unmap_span(uint64_t lba, uint64_t nlb, struct conf_res *res)
 {
 	struct conf_ctx *c = conf_ctx();
 	uint64_t step = c->g.bl.max_unmap_lba_count ?
@@ -282,11 +283,11 @@ static void test_pool_exhausted_27_07(void)
 		CONF_SKIP("not thin provisioned with UNMAP (VPD B2h)");
 	CONF_NEED_WRITE(c->scratch_lba, c->scratch_nlb);
 	/* the scratch range deallocated: its resources count as free */
-	unmap_span(c->scratch_lba, c->scratch_nlb, &res);
+	conf_unmap_span(c->scratch_lba, c->scratch_nlb, &res);
 	if (res.ret)
 		CONF_SKIP("UNMAP of the scratch range failed: %s",
 			  conf_res_str(&res, line, sizeof(line)));
-	if (lbp_count(FHINT_LOG_LBP_AVAILABLE, &sets, &res))
+	if (conf_lbp_count(FHINT_LOG_LBP_AVAILABLE, &sets, &res))
 		CONF_SKIP("no AVAILABLE LBA MAPPING RESOURCE COUNT (log page "
 			  "0Ch)");
 	set = 1ULL << c->g.lbp.threshold_exponent;
@@ -321,7 +322,7 @@ static void test_pool_exhausted_27_07(void)
 			   (unsigned long long)avail);
 	}
 	/* deallocated, the resources are back */
-	unmap_span(c->scratch_lba, written ? written : chunk, &res);
+	conf_unmap_span(c->scratch_lba, written ? written : chunk, &res);
 	conf_expect_good(&res, "UNMAP of the blocks written");
 	conf_write(c->scratch_lba, (uint32_t)chunk, buf, 0, &res);
 	conf_expect_good(&res, "WRITE after the UNMAP gave resources back");
@@ -346,6 +347,12 @@ static const struct conf_test tests[] = {
 	  test_log_select_pcr },
 	{ "sbc4_4_7_3_7_pool_exhausted_27_07_per_log_0c",
 	  test_pool_exhausted_27_07 },
+	{ "sbc4_6_5_8_lbp_mode_page_with_threshold_exponent",
+	  conf_test_lbp_page },
+	{ "sbc4_4_7_3_8_soft_threshold_set_by_mode_select_38_07_once",
+	  conf_test_soft_threshold_crossing },
+	{ "spc5_6_12_lbp_page_unchangeable_field_26_00",
+	  conf_test_lbp_select_bad_field },
 	{ NULL, NULL }
 };
 

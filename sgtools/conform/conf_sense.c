@@ -142,27 +142,6 @@ static void test_field_pointer_unmap_reserved(void)
 		CONF_CHECK(res.chk.bpv, "BPV 0 for a single reserved bit");
 }
 
-/* Test unit ready, raw: the UA it reports (asc << 8 | ascq), 0 for GOOD. */
-static int tur_ua(void)
-{
-	uint8_t cdb[6] = { FHINT_OP_TEST_UNIT_READY };
-	struct conf_res res;
-
-	conf_cmd(cdb, 6, FHINT_DIR_NONE, NULL, 0, &res);
-	if (res.ret == 0)
-		return 0;
-	if (res.ret == -EIO && res.have_sense &&
-	    res.chk.sense_key == FHINT_SK_UNIT_ATTENTION)
-		return res.chk.asc << 8 | res.chk.ascq;
-	return -1;
-}
-
-static void drain_ua(void)
-{
-	for (int i = 0; i < 32 && tur_ua() > 0; i++)
-		;
-}
-
 static void test_ua_priority(void)
 {
 	struct conf_ctx *c = conf_ctx();
@@ -175,13 +154,13 @@ static void test_ua_priority(void)
 			  "real device cannot be made to raise unit "
 			  "attentions on demand");
 	c->ua_raw = true;
-	drain_ua();
+	conf_drain_ua();
 	/* SAM-5 5.14: 2A/09 and 3F/03 pending; the priority decides */
 	fhint_emu_raise_ua(emu, 0x3f, 0x03);
 	fhint_emu_raise_ua(emu, 0x2a, 0x09);
-	first = tur_ua();
-	second = tur_ua();
-	third = tur_ua();
+	first = conf_tur_ua();
+	second = conf_tur_ua();
+	third = conf_tur_ua();
 	{
 		const struct fhint_ua_info *a = fhint_ua_lookup(0x2a, 0x09);
 		const struct fhint_ua_info *b = fhint_ua_lookup(0x3f, 0x03);
@@ -197,13 +176,13 @@ static void test_ua_priority(void)
 	/* a reset replaces what was queued before it */
 	fhint_emu_raise_ua(emu, 0x2a, 0x09);
 	fhint_emu_raise_ua(emu, 0x29, 0x00);
-	first = tur_ua();
-	second = tur_ua();
+	first = conf_tur_ua();
+	second = conf_tur_ua();
 	CONF_CHECK(first == 0x2900 && second == 0,
 		   "after a reset: reported %04x then %04x; expected 2900 "
 		   "then GOOD (SAM-5 5.14: the reset clears older unit "
 		   "attentions)", first, second);
-	drain_ua();
+	conf_drain_ua();
 	c->ua_raw = false;
 }
 

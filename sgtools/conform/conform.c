@@ -411,6 +411,26 @@ int conf_mode_page(uint8_t page, uint8_t sub, uint8_t pc, uint8_t *buf,
 	return fhint_mode_page_find(ml.pages, ml.pages_len, page, sub, pg);
 }
 
+int conf_tur_ua(void)
+{
+	uint8_t cdb[6] = { FHINT_OP_TEST_UNIT_READY };
+	struct conf_res res;
+
+	conf_cmd(cdb, 6, FHINT_DIR_NONE, NULL, 0, &res);
+	if (res.ret == 0)
+		return 0;
+	if (res.ret == -EIO && res.have_sense &&
+	    res.chk.sense_key == FHINT_SK_UNIT_ATTENTION)
+		return res.chk.asc << 8 | res.chk.ascq;
+	return -1;
+}
+
+void conf_drain_ua(void)
+{
+	for (int i = 0; i < 32 && conf_tur_ua() > 0; i++)
+		;
+}
+
 bool conf_all_zero(const void *buf, size_t len)
 {
 	const uint8_t *p = buf;

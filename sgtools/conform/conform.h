@@ -174,6 +174,24 @@ int conf_mode_page(uint8_t page, uint8_t sub, uint8_t pc, uint8_t *buf,
 		   uint16_t len, struct fhint_mode_page *pg,
 		   struct conf_res *res);
 
+/*
+ * TEST UNIT READY (with ua_raw set, unit attentions come back): the unit
+ * attention it reports as asc << 8 | ascq, 0 for GOOD, -1 otherwise.
+ * conf_drain_ua(): until GOOD (at most 32).
+ */
+int conf_tur_ua(void);
+void conf_drain_ua(void);
+
+/* Provisioning family (conf_provisioning.c): RESOURCE COUNT of log page
+ * 0Ch parameter @code in threshold sets (0, -EIO, -ENOENT); UNMAP of a
+ * span in pieces the Block Limits allow. */
+int conf_lbp_count(uint16_t code, uint64_t *count, struct conf_res *res);
+void conf_unmap_span(uint64_t lba, uint64_t nlb, struct conf_res *res);
+/* Its threshold tests (conf_provisioning_thr.c, SBC-4 4.7.3.8). */
+void conf_test_lbp_page(void);
+void conf_test_soft_threshold_crossing(void);
+void conf_test_lbp_select_bad_field(void);
+
 /* Allocation helpers that never return NULL (abort). */
 void *conf_alloc(size_t len);
 
