@@ -30,9 +30,19 @@ uint8_t emu_t_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 		   const void *dout, size_t dout_len,
 		   void *din, size_t din_len)
 {
+	return emu_t_exec_as(emu, c, 0, cdb, cdb_len, dout, dout_len, din,
+			     din_len);
+}
+
+uint8_t emu_t_exec_as(struct fhint_emu *emu, struct fhint_emu_cmd *c,
+		      uint32_t initiator, const uint8_t *cdb, size_t cdb_len,
+		      const void *dout, size_t dout_len, void *din,
+		      size_t din_len)
+{
 	memset(c, 0, sizeof(*c));
 	c->cdb = cdb;
 	c->cdb_len = cdb_len;
+	c->initiator = initiator;
 	c->dout = dout;
 	c->dout_len = dout_len;
 	c->din = din;

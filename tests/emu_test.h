@@ -26,6 +26,12 @@ uint8_t emu_t_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 		   const void *dout, size_t dout_len,
 		   void *din, size_t din_len);
 
+/* The same as I_T nexus @initiator (FHINT_EMU_MAX_INITIATORS of them). */
+uint8_t emu_t_exec_as(struct fhint_emu *emu, struct fhint_emu_cmd *c,
+		      uint32_t initiator, const uint8_t *cdb, size_t cdb_len,
+		      const void *dout, size_t dout_len, void *din,
+		      size_t din_len);
+
 /* The decoded sense of a CHECK CONDITION (zeroed struct if none). */
 struct fhint_sense emu_t_sense(const struct fhint_emu_cmd *c);
 

@@ -33,24 +33,6 @@
 #define CFG	"?size=1G"		/* 2097152 blocks of 512 bytes */
 #define NBLOCKS	2097152u
 
-/* Execute as @initiator (emu_t_exec always uses initiator 0). */
-static uint8_t exec_as(struct fhint_emu *emu, struct fhint_emu_cmd *c,
-		       uint32_t initiator, const uint8_t *cdb, size_t cdb_len,
-		       const void *dout, size_t dout_len, void *din,
-		       size_t din_len)
-{
-	memset(c, 0, sizeof(*c));
-	c->cdb = cdb;
-	c->cdb_len = cdb_len;
-	c->initiator = initiator;
-	c->dout = dout;
-	c->dout_len = dout_len;
-	c->din = din;
-	c->din_len = din_len;
-	CU_ASSERT_EQUAL(fhint_emu_exec(emu, c), 0);
-	return c->status;
-}
-
 /* A command without side effects from this table (so that the test does
  * not need TEST UNIT READY from emu_cmd_basic.c): MODE SENSE(6) of the
  * Caching page with no data-in.  It reports a pending unit attention. */
@@ -59,7 +41,7 @@ static void tur_as(struct fhint_emu *emu, uint32_t initiator,
 {
 	static const uint8_t probe[6] = { 0x1a, 0x08, 0x08, 0x00, 0x00, 0x00 };
 
-	exec_as(emu, c, initiator, probe, sizeof(probe), NULL, 0, NULL, 0);
+	emu_t_exec_as(emu, c, initiator, probe, sizeof(probe), NULL, 0, NULL, 0);
 }
 
 /* MODE SENSE through the fhint encoder; returns the status. */
@@ -89,7 +71,7 @@ static uint8_t mselect_as(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 	int n = fhint_mode_select_cdb_encode(&sel, cdb, sizeof(cdb));
 
 	CU_ASSERT_FATAL(n > 0);
-	return exec_as(emu, c, initiator, cdb, (size_t)n, list, len, NULL, 0);
+	return emu_t_exec_as(emu, c, initiator, cdb, (size_t)n, list, len, NULL, 0);
 }
 
 /* ------------------------------------------------------------------ */

@@ -27,23 +27,6 @@
 #define HDR	FHINT_MODE_HDR10_LEN
 #define PAGE	24			/* the page, one descriptor */
 
-static uint8_t exec_as(struct fhint_emu *emu, struct fhint_emu_cmd *c,
-		       uint32_t initiator, const uint8_t *cdb, size_t len,
-		       const void *dout, size_t dout_len, void *din,
-		       size_t din_len)
-{
-	memset(c, 0, sizeof(*c));
-	c->cdb = cdb;
-	c->cdb_len = len;
-	c->initiator = initiator;
-	c->dout = dout;
-	c->dout_len = dout_len;
-	c->din = din;
-	c->din_len = din_len;
-	CU_ASSERT_EQUAL(fhint_emu_exec(emu, c), 0);
-	return c->status;
-}
-
 /* MODE SENSE(10), DBD, page 1Ch/@sub, page control @pc. */
 static uint8_t sense_lbp(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 			 uint8_t pc, uint8_t sub, uint8_t *din, uint16_t len)
@@ -51,7 +34,7 @@ static uint8_t sense_lbp(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 	uint8_t cdb[10] = { 0x5a, 0x08, (uint8_t)(pc << 6 | 0x1c), sub };
 
 	fhint_put_be16(cdb + 7, len);
-	return exec_as(emu, c, 0, cdb, 10, NULL, 0, din, len);
+	return emu_t_exec_as(emu, c, 0, cdb, 10, NULL, 0, din, len);
 }
 
 /* MODE SELECT(10), PF, of a parameter list: header zero, then @page. */
@@ -64,7 +47,7 @@ static uint8_t select_lbp(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 	memset(list, 0, HDR);
 	memcpy(list + HDR, page, page_len);
 	fhint_put_be16(cdb + 7, (uint16_t)(HDR + page_len));
-	return exec_as(emu, c, initiator, cdb, 10, list, HDR + page_len,
+	return emu_t_exec_as(emu, c, initiator, cdb, 10, list, HDR + page_len,
 		       NULL, 0);
 }
 
@@ -80,7 +63,7 @@ static uint8_t write_as(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 	memset(data, 0xa5, sizeof(data));
 	CU_ASSERT_FATAL(nlb <= 64);
 	CU_ASSERT_EQUAL_FATAL(fhint_rw_cdb_encode(&w, cdb, sizeof(cdb)), 16);
-	return exec_as(emu, c, initiator, cdb, 16, data, nlb * 512u, NULL, 0);
+	return emu_t_exec_as(emu, c, initiator, cdb, 16, data, nlb * 512u, NULL, 0);
 }
 
 /* How many 38/07 unit attentions @initiator has pending; clears them all
@@ -92,7 +75,7 @@ static int take_3807(struct fhint_emu *emu, uint32_t initiator)
 	int n = 0;
 
 	for (int i = 0; i < 16; i++) {
-		if (exec_as(emu, &c, initiator, tur, 6, NULL, 0, NULL, 0) ==
+		if (emu_t_exec_as(emu, &c, initiator, tur, 6, NULL, 0, NULL, 0) ==
 		    FHINT_STATUS_GOOD)
 			break;
 		n += emu_t_sense(&c).asc == 0x38 &&
@@ -141,7 +124,7 @@ static void test_page_bytes(void)
 	CU_ASSERT_EQUAL(din[HDR], 0x1c);
 	FHINT_ASSERT_BYTES(din + HDR + 12, want_cur, PAGE);
 	/* VPD B2h THRESHOLD EXPONENT: the set size of THRESHOLD COUNT */
-	exec_as(emu, &c, 0, inq, 6, NULL, 0, vpd, sizeof(vpd));
+	emu_t_exec_as(emu, &c, 0, inq, 6, NULL, 0, vpd, sizeof(vpd));
 	EMU_ASSERT_GOOD(&c);
 	CU_ASSERT_EQUAL(vpd[4], 1);
 	fhint_emu_close(emu);
@@ -151,7 +134,7 @@ static void test_page_bytes(void)
 	sense_lbp(emu, &c, FHINT_MODE_PC_CURRENT, 0x02, din, sizeof(din));
 	EMU_ASSERT_SENSE_PTR(&c, FHINT_SK_ILLEGAL_REQUEST, 0x24, 0x00, true,
 			     3, -1);
-	exec_as(emu, &c, 0, inq, 6, NULL, 0, vpd, sizeof(vpd));
+	emu_t_exec_as(emu, &c, 0, inq, 6, NULL, 0, vpd, sizeof(vpd));
 	CU_ASSERT_EQUAL(vpd[4], 0);
 	fhint_emu_close(emu);
 }
@@ -257,7 +240,7 @@ static void test_select_threshold_all_nexuses(void)
 	/* UNMAP 16 blocks at 8: 8 mapped, below again; re-armed */
 	fhint_put_be64(unmap_par + 8, 8);
 	fhint_put_be32(unmap_par + 16, 16);
-	exec_as(emu, &c, 0, unmap_cdb, 10, unmap_par, 24, NULL, 0);
+	emu_t_exec_as(emu, &c, 0, unmap_cdb, 10, unmap_par, 24, NULL, 0);
 	EMU_ASSERT_GOOD(&c);
 	write_as(emu, &c, 1, 8, 8);
 	CU_ASSERT_EQUAL(take_3807(emu, 0), 1);
@@ -360,7 +343,7 @@ static void test_config_is_default(void)
 	fhint_put_be32(page + 20, 7);
 	select_lbp(emu, &c, 0, page, PAGE);
 	EMU_ASSERT_GOOD(&c);
-	exec_as(emu, &c, 0, rtd, 10, NULL, 0, NULL, 0);
+	emu_t_exec_as(emu, &c, 0, rtd, 10, NULL, 0, NULL, 0);
 	EMU_ASSERT_GOOD(&c);
 	sense_lbp(emu, &c, FHINT_MODE_PC_CURRENT, 0x02, din, sizeof(din));
 	CU_ASSERT_EQUAL(fhint_get_be32(din + HDR + 20), 64);
