@@ -242,6 +242,46 @@ if [ -n "${sd1:-}" ]; then
 		{ fail "no MODE PARAMETERS CHANGED uevent"; sed 's/^/#   /' /tmp/ua3.jsonl; }
 fi
 
+# ---- 7. the Logical Block Provisioning mode page, soft threshold 38/07 ----
+# lun1 (thin, 16384 blocks: threshold sets of 2, THRESHOLD EXPONENT 1):
+# threshold=50 is THRESHOLD COUNT 4096 sets (SBC-4 6.5.8); sg_wr_mode
+# (MODE SELECT, only changeable fields) sets 1 set, so the next write
+# reaches it and sd reports THIN_PROVISIONING_SOFT_THRESHOLD_REACHED.
+if [ -n "${sg1:-}" ]; then
+	lbp_hex() {	# lbp_hex PC: the page's bytes, MODE SENSE(10) DBD
+		sg_modes -d -r -c "$1" -p 0x1c,0x2 /dev/$sg1 2>/dev/null |
+			od -An -v -tx1 | tr -s ' \n' ' ' |
+			sed 's/.*\(5c 02 00 14\)/\1/;s/ $//'
+	}
+	z11='00 00 00 00 00 00 00 00 00 00 00'
+	expect_eq "sg_modes 1Ch/02h of lun1: soft, increasing, used, 4096 sets" \
+		"$(lbp_hex 0)" "5c 02 00 14 00 $z11 81 02 00 00 00 00 10 00"
+	expect_eq "sg_modes 1Ch/02h changeable: SITUA, ENABLED, THRESHOLD COUNT" \
+		"$(lbp_hex 1)" "5c 02 00 14 01 $z11 80 00 00 00 ff ff ff ff"
+	expect_eq "VPD B2h THRESHOLD EXPONENT of lun1" \
+		"$(sg_vpd -p lbpv -r /dev/$sg1 2>/dev/null | od -An -tu1 -j4 -N1 | tr -d ' ')" 1
+	echo 1 > /sys/block/$sd1/device/evt_soft_threshold_reached 2>/dev/null
+	check "sg_wr_mode sets THRESHOLD COUNT 1" sg_wr_mode -p 0x1c,0x2 \
+		-c 5c,02,00,14,00,0,0,0,0,0,0,0,0,0,0,0,81,02,00,00,00,00,00,01 \
+		/dev/$sg1
+	expect_eq "THRESHOLD COUNT after MODE SELECT" \
+		"$(lbp_hex 0)" "5c 02 00 14 00 $z11 81 02 00 00 00 00 00 01"
+	$fua --uevents --follow --count 1 --interval 500 --output /tmp/ua4.jsonl &
+	uap=$!
+	ua_bound $uap
+	dd if=/dev/urandom of=/dev/$sd1 bs=4k count=4 seek=9000 oflag=direct status=none
+	dd if=/dev/$sd1 of=/dev/null bs=4k count=1 iflag=direct status=none
+	for _ in $(seq 150); do [ -s /tmp/ua4.jsonl ] && break; sleep 0.2; done
+	kill $uap 2>/dev/null; wait $uap 2>/dev/null
+	grep -q "THIN_PROVISIONING_SOFT_THRESHOLD_REACHED" /tmp/ua4.jsonl &&
+		ok "kernel uevent SDEV_UA=THIN_PROVISIONING_SOFT_THRESHOLD_REACHED recorded" ||
+		{ fail "no soft threshold uevent"; sed 's/^/#   /' /tmp/ua4.jsonl; dmesg | tail -5 | sed 's/^/#   /'; }
+	dmesg | grep -qi "thin provisioning soft threshold" &&
+		ok "sd logged the soft threshold" || fail "no sd log line for 38/07"
+else
+	fail "lun1 has no sg node for the threshold checks"
+fi
+
 # ---- refused configurations: nothing half-made ---------------------------
 # (one targetcli process for the three: each start costs seconds here)
 cp /scratch/lun0.img.fhint-meta /scratch/other.meta 2>/dev/null
