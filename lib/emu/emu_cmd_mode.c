@@ -28,7 +28,7 @@
 
 #include "emu_priv.h"
 
-#define MODE_BUF	2048	/* header + bd + every page (1116 bytes) */
+#define MODE_BUF	2048	/* header, long bd and every page: 1164 bytes */
 #define PAGE_MAX	1040	/* the largest page: IO advice, 64 desc. */
 
 static size_t min_sz(size_t a, size_t b)
