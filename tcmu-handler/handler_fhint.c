@@ -36,7 +36,6 @@
 #include "tcmur_device.h"
 
 #include <fhint/emu.h>
-#include <fhint/emu_timing.h>
 #include <fhint/log.h>
 #include <fhint/scsi_proto.h>
 
@@ -56,8 +55,9 @@ struct fhint_tcmu_dev {
 	 * or zeroing per command */
 	uint8_t *bounce;
 	size_t bounce_len;
-	/* timing=PRESET on the real clock: commands complete when due, from
-	 * the reaper thread (asynchronous completion, below) */
+	/* commands complete from the reaper thread (asynchronous
+	 * completion, below): timing=PRESET on the real clock, or a store
+	 * that keeps I/O in flight (fhint_emu_prefers_submit) */
 	bool async;
 	atomic_bool stopping;
 	pthread_t reaper;
@@ -67,19 +67,33 @@ struct fhint_tcmu_dev {
  * Asynchronous completion.  tcmu-runner (nr_threads >= 1) sets the
  * command's done callback, calls handle_cmd on its worker and then
  * tcmur_cmd_complete() with what handle_cmd returned, which calls done.
- * For a timed device handle_cmd submits the command (fhint_emu_submit: it
- * runs at once, outputs final) and puts its own callback in place: the
- * command is finished by whichever comes last of the worker's
- * tcmur_cmd_complete() and the reaper finding it due, with the status
- * handle_cmd computed, through the runner's own done.  So the worker never
- * waits and the commands the guest queued are in flight together.
+ * For an asynchronous device handle_cmd submits the command
+ * (fhint_emu_submit) and puts its own callback in place: the command is
+ * finished by whichever comes last of the worker's tcmur_cmd_complete()
+ * and the reaper reaping it, through the runner's own done, with the
+ * status the emulator gave it; its outputs are final only when reaped (a
+ * WRITE of a write group, a READ whose data is still on the wire), so
+ * the status, the sense and the data-in scatter are taken then.  So the
+ * worker never waits and the commands the guest queued are in flight
+ * together.
+ *
+ * Data lifetime: the emulator reads Data-Out and writes Data-In until the
+ * command is reaped (fhint/emu.h).  One iovec is the command's piece of
+ * the TCMU data area, the command's own until done; a command in several
+ * pieces gets its own contiguous copy here (a.bounce), freed after done,
+ * never the device's shared bounce buffer, which the next command reuses.
  */
 struct fhint_tcmu_async {
 	void (*done)(struct tcmu_device *dev, struct tcmur_cmd *cmd, int ret);
 	struct tcmu_device *dev;
-	int sts;
+	struct fhint_emu_cmd ec;
+	uint8_t *bounce;		/* the command's own copy, or NULL */
 	atomic_int refs;		/* the worker, the reaper */
 };
+
+static int cmd_finish(struct tcmu_device *dev, struct tcmulib_cmd *cmd,
+		      const struct fhint_emu_cmd *ec, const uint8_t *bounce,
+		      size_t len);
 
 static void async_release(struct tcmur_cmd *tcmur_cmd)
 {
@@ -92,8 +106,10 @@ static void async_release(struct tcmur_cmd *tcmur_cmd)
 		return;
 	done = a->done;
 	dev = a->dev;
-	sts = a->sts;
+	sts = cmd_finish(dev, tcmur_cmd->lib_cmd, &a->ec, a->bounce,
+			 a->ec.din_len);
 	tcmur_cmd->cmd_state = NULL;
+	free(a->bounce);
 	free(a);
 	done(dev, tcmur_cmd, sts);
 }
@@ -317,13 +333,13 @@ static int check_geometry(struct tcmu_device *dev, struct fhint_emu *emu)
 	return 0;
 }
 
-/* A device timed on the real clock completes asynchronously. */
+/* A device timed on the real clock, or on a store that keeps I/O in
+ * flight, completes asynchronously. */
 static int start_reaper(struct tcmu_device *dev, struct fhint_tcmu_dev *fd)
 {
-	struct fhint_emu_timing t;
 	int ret;
 
-	if (fhint_emu_timing_get(fd->emu, &t) || !t.enabled || t.clock_virtual)
+	if (!fhint_emu_prefers_submit(fd->emu))
 		return 0;
 	atomic_init(&fd->stopping, false);
 	ret = pthread_create(&fd->reaper, NULL, reaper_main, fd);
@@ -512,14 +528,142 @@ static uint8_t *bounce_get(struct fhint_tcmu_dev *fd, size_t len)
 	return fd->bounce;
 }
 
+/* The TCMU status of a finished command: Data-In scattered from
+ * @bounce (NULL: it went to the one iovec, whose tail past din_done is
+ * zeroed), the sense copied on CHECK CONDITION. */
+static int cmd_finish(struct tcmu_device *dev, struct tcmulib_cmd *cmd,
+		      const struct fhint_emu_cmd *ec, const uint8_t *bounce,
+		      size_t len)
+{
+	size_t slen;
+
+	if (ec->din_done && !bounce) {
+		if (ec->din_done < len)
+			memset(ec->din + ec->din_done, 0, len - ec->din_done);
+	} else if (ec->din_done) {
+		iov_scatter(cmd->iovec, cmd->iov_cnt, bounce, ec->din_done);
+	}
+	switch (ec->status) {
+	case FHINT_STATUS_GOOD:
+	case FHINT_STATUS_CONDITION_MET:	/* not expressible: GOOD */
+		return TCMU_STS_OK;
+	case FHINT_STATUS_CHECK_CONDITION:
+		slen = ec->sense_len < SENSE_BUFFERSIZE ? ec->sense_len :
+			SENSE_BUFFERSIZE;
+		memset(cmd->sense_buf, 0, SENSE_BUFFERSIZE);
+		memcpy(cmd->sense_buf, ec->sense, slen);
+		/* SPC-5 4.4: ADDITIONAL SENSE LENGTH of what fits (byte 7) */
+		if (ec->sense_len > SENSE_BUFFERSIZE)
+			cmd->sense_buf[7] = SENSE_BUFFERSIZE - 8;
+		return TCMU_STS_PASSTHROUGH_ERR;
+	case FHINT_STATUS_BUSY:
+		return TCMU_STS_BUSY;
+	case FHINT_STATUS_TASK_SET_FULL:
+		return TCMU_STS_NO_RESOURCE;
+	default:
+		/* RESERVATION CONFLICT, ACA ACTIVE, TASK ABORTED: the TCMU
+		 * status codes of tcmu-runner 1.5 cannot carry them. */
+		tcmu_dev_err(dev, "fhint: status 0x%02x for opcode 0x%02x "
+			     "cannot pass through tcmu-runner\n", ec->status,
+			     cmd->cdb[0]);
+		return TCMU_STS_HW_ERR;
+	}
+}
+
+/* The command's inputs in @ec: the CDB, and its data in @buf (NULL: the
+ * one iovec itself). */
+static void cmd_prepare(struct tcmulib_cmd *cmd, struct fhint_emu_cmd *ec,
+			uint8_t *buf, size_t len)
+{
+	memset(ec, 0, sizeof(*ec));
+	ec->cdb = cmd->cdb;
+	ec->cdb_len = cdb_length(cmd->cdb);
+	ec->initiator = FHINT_TCMU_INITIATOR;
+	if (len && !buf) {
+		/*
+		 * One contiguous piece of the TCMU data area (most I/O): the
+		 * emulator reads Data-Out from it and writes Data-In into it
+		 * directly (it never does both for one command).
+		 */
+		buf = cmd->iovec[0].iov_base;
+	} else if (len) {
+		/* several pieces: one contiguous copy serves as both */
+		iov_gather(buf, cmd->iovec, cmd->iov_cnt);
+	}
+	ec->dout = buf;
+	ec->din = buf;
+	ec->dout_len = len;
+	ec->din_len = len;
+}
+
+/* One command at a time: exec, the device's shared bounce buffer. */
+static int handle_sync(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
+		       struct tcmulib_cmd *cmd, size_t len)
+{
+	struct fhint_emu_cmd ec;
+	uint8_t *bounce = NULL;
+	int ret;
+
+	if (len && cmd->iov_cnt != 1) {
+		bounce = bounce_get(fd, len);
+		if (!bounce)
+			return TCMU_STS_NO_RESOURCE;
+	}
+	cmd_prepare(cmd, &ec, bounce, len);
+	ret = fhint_emu_exec(fd->emu, &ec);
+	if (ret) {
+		tcmu_dev_err(dev, "fhint: exec of opcode 0x%02x failed: %s\n",
+			     cmd->cdb[0], strerror(-ret));
+		return TCMU_STS_HW_ERR;
+	}
+	return cmd_finish(dev, cmd, &ec, bounce, len);
+}
+
+/* Submitted: finished by async_release, the command's own state and
+ * copy of its data kept until then. */
+static int handle_async(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
+			struct tcmur_cmd *tcmur_cmd, size_t len)
+{
+	struct tcmulib_cmd *cmd = tcmur_cmd->lib_cmd;
+	struct fhint_tcmu_async *a = calloc(1, sizeof(*a));
+	int ret;
+
+	if (!a)
+		return TCMU_STS_NO_RESOURCE;
+	if (len && cmd->iov_cnt != 1 &&
+	    posix_memalign((void **)&a->bounce, 4096, len)) {
+		free(a);
+		return TCMU_STS_NO_RESOURCE;
+	}
+	cmd_prepare(cmd, &a->ec, a->bounce, len);
+	a->done = tcmur_cmd->done;
+	a->dev = dev;
+	atomic_init(&a->refs, 2);
+	tcmur_cmd->cmd_state = a;
+	tcmur_cmd->done = async_done;
+	ret = fhint_emu_submit(fd->emu, &a->ec, tcmur_cmd);
+	if (ret) {
+		tcmur_cmd->done = a->done;
+		tcmur_cmd->cmd_state = NULL;
+		free(a->bounce);
+		free(a);
+		tcmu_dev_err(dev, "fhint: submit of opcode 0x%02x failed: "
+			     "%s\n", cmd->cdb[0], strerror(-ret));
+		return TCMU_STS_HW_ERR;
+	}
+	/* not the command's status: async_done ignores it, the status is
+	 * taken when the command is reaped */
+	return TCMU_STS_OK;
+}
+
 /*
  * Every CDB goes to the emulator.  The TCMU ring does not say the data
  * direction, so the iovec is offered both as data-out and as the data-in
  * buffer: the emulator reads the one and writes the other as the command
  * defines.  Runs on the device's one worker thread (nr_threads, below);
  * the status is returned and tcmu-runner completes the command, at once,
- * or for a timed device when the model says (asynchronous completion,
- * above).
+ * or for an asynchronous device when it is reaped (asynchronous
+ * completion, above).
  *
  * No residual can be reported: the kernel's TCMU honours a read length
  * (TCMU_UFLAG_READ_LEN, rsp.read_len) but tcmu-runner 1.5.4's
@@ -535,105 +679,14 @@ static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 {
 	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
 	struct tcmulib_cmd *cmd = tcmur_cmd->lib_cmd;
-	struct fhint_tcmu_async *a = NULL;
-	struct fhint_emu_cmd ec;
-	uint8_t *bounce = NULL;
-	size_t len, slen;
-	int ret, sts;
+	size_t len;
 
 	if (!fd)
 		return TCMU_STS_HW_ERR;
 	len = tcmu_iovec_length(cmd->iovec, cmd->iov_cnt);
-	memset(&ec, 0, sizeof(ec));
-	ec.cdb = cmd->cdb;
-	ec.cdb_len = cdb_length(cmd->cdb);
-	ec.initiator = FHINT_TCMU_INITIATOR;
-	if (len && cmd->iov_cnt == 1) {
-		/*
-		 * One contiguous piece of the TCMU data area (most I/O): the
-		 * emulator reads Data-Out from it and writes Data-In into it
-		 * directly (it never does both for one command), and the tail
-		 * past din_done is zeroed below.
-		 */
-		ec.dout = cmd->iovec[0].iov_base;
-		ec.din = cmd->iovec[0].iov_base;
-	} else if (len) {
-		/* several pieces: one contiguous copy serves as both */
-		bounce = bounce_get(fd, len);
-		if (!bounce)
-			return TCMU_STS_NO_RESOURCE;
-		iov_gather(bounce, cmd->iovec, cmd->iov_cnt);
-		ec.dout = bounce;
-		ec.din = bounce;
-	}
-	ec.dout_len = len;
-	ec.din_len = len;
-
-	if (fd->async) {
-		a = calloc(1, sizeof(*a));
-		if (!a)
-			return TCMU_STS_NO_RESOURCE;
-		a->done = tcmur_cmd->done;
-		a->dev = dev;
-		atomic_init(&a->refs, 2);
-		tcmur_cmd->cmd_state = a;
-		tcmur_cmd->done = async_done;
-		ret = fhint_emu_submit(fd->emu, &ec, tcmur_cmd);
-		if (ret) {
-			tcmur_cmd->done = a->done;
-			tcmur_cmd->cmd_state = NULL;
-			free(a);
-			a = NULL;
-		}
-	} else {
-		ret = fhint_emu_exec(fd->emu, &ec);
-	}
-	if (ret) {
-		tcmu_dev_err(dev, "fhint: exec of opcode 0x%02x failed: %s\n",
-			     cmd->cdb[0], strerror(-ret));
-		return TCMU_STS_HW_ERR;
-	}
-	if (ec.din_done && !bounce) {
-		if (ec.din_done < len)
-			memset((uint8_t *)ec.din + ec.din_done, 0,
-			       len - ec.din_done);
-	} else if (ec.din_done) {
-		iov_scatter(cmd->iovec, cmd->iov_cnt, bounce, ec.din_done);
-	}
-
-	switch (ec.status) {
-	case FHINT_STATUS_GOOD:
-	case FHINT_STATUS_CONDITION_MET:	/* not expressible: GOOD */
-		sts = TCMU_STS_OK;
-		break;
-	case FHINT_STATUS_CHECK_CONDITION:
-		slen = ec.sense_len < SENSE_BUFFERSIZE ? ec.sense_len :
-			SENSE_BUFFERSIZE;
-		memset(cmd->sense_buf, 0, SENSE_BUFFERSIZE);
-		memcpy(cmd->sense_buf, ec.sense, slen);
-		/* SPC-5 4.4: ADDITIONAL SENSE LENGTH of what fits (byte 7) */
-		if (ec.sense_len > SENSE_BUFFERSIZE)
-			cmd->sense_buf[7] = SENSE_BUFFERSIZE - 8;
-		sts = TCMU_STS_PASSTHROUGH_ERR;
-		break;
-	case FHINT_STATUS_BUSY:
-		sts = TCMU_STS_BUSY;
-		break;
-	case FHINT_STATUS_TASK_SET_FULL:
-		sts = TCMU_STS_NO_RESOURCE;
-		break;
-	default:
-		/* RESERVATION CONFLICT, ACA ACTIVE, TASK ABORTED: the TCMU
-		 * status codes of tcmu-runner 1.5 cannot carry them. */
-		tcmu_dev_err(dev, "fhint: status 0x%02x for opcode 0x%02x "
-			     "cannot pass through tcmu-runner\n", ec.status,
-			     cmd->cdb[0]);
-		sts = TCMU_STS_HW_ERR;
-		break;
-	}
-	if (a)
-		a->sts = sts;	/* before the worker's tcmur_cmd_complete */
-	return sts;
+	if (fd->async)
+		return handle_async(dev, fd, tcmur_cmd, len);
+	return handle_sync(dev, fd, cmd, len);
 }
 
 /* The keys, from the emulator itself, after a fixed head (one string). */

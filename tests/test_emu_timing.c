@@ -566,6 +566,8 @@ static void test_timing_off(void)
 	EMU_ASSERT_GOOD(&c);
 	CU_ASSERT_EQUAL(c.submit_ns, 0);
 	CU_ASSERT_EQUAL(c.complete_ns, 0);
+	/* exec is as fast as submit on memory, untimed */
+	CU_ASSERT_FALSE(fhint_emu_prefers_submit(e));
 	fhint_emu_close(e);
 }
 
@@ -827,11 +829,19 @@ static void test_real_clock(void)
 {
 	struct fhint_emu *e = topen("?size=16M&op=0.3&lbs=4096&timing=tlc&t_prog=20"
 				    "&wbuf=0");
+	struct fhint_emu *v = topen("?size=16M&op=0.3&lbs=4096&timing=tlc"
+				    "&clock=virtual");
 	static uint8_t buf[4096];
 	struct fhint_emu_cmd c[4];
 	uint8_t cdb[4][16];
 	void *tags[4];
 	int i, got = 0;
+
+	/* exec sleeps on the real clock; on the virtual one nothing does */
+	CU_ASSERT_TRUE(fhint_emu_prefers_submit(e));
+	CU_ASSERT_FALSE(fhint_emu_prefers_submit(v));
+	CU_ASSERT_FALSE(fhint_emu_prefers_submit(NULL));
+	fhint_emu_close(v);
 
 	for (i = 0; i < 4; i++) {
 		memset(&c[i], 0, sizeof(c[i]));

@@ -92,8 +92,12 @@ int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *cmd);
 
 /*
  * Asynchronous execution, for several commands in flight.  submit runs
- * the command now (its outputs are final on return, as exec's) and queues
- * @tag to complete at cmd->complete_ns; it never sleeps.  reap returns up
+ * the command now and queues @tag to complete at cmd->complete_ns; it
+ * does not wait for the clock.  On a store that keeps I/O in flight
+ * (fhint_emu_prefers_submit) a WRITE's data and a READ's data may still
+ * be on the wire when submit returns: the outputs (status, sense,
+ * din_done) are final when @tag is reaped, and @cmd, its dout and its din
+ * must stay as they are until then.  reap returns up
  * to @max tags of completed commands, in completion order: with
  * clock=real those due by the host clock, waiting for the first one up
  * to @timeout_ns (0: do not wait; < 0: until one is due or
@@ -111,6 +115,15 @@ int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 void fhint_emu_reap_interrupt(struct fhint_emu *emu);
 /* Commands submitted and not reaped. */
 unsigned int fhint_emu_inflight(struct fhint_emu *emu);
+/*
+ * Does the device gain from several commands in flight (submit and reap)
+ * over exec one at a time?  True for timing=PRESET on the real clock
+ * (exec sleeps until each completion) and for a store that keeps reads
+ * and writes in flight (an RBD image); false otherwise (a file or memory
+ * store, untimed: exec is as fast).  A target with a queue uses it to
+ * choose.
+ */
+bool fhint_emu_prefers_submit(struct fhint_emu *emu);
 
 /*
  * The device clock in ns: CLOCK_MONOTONIC (clock=real, and without

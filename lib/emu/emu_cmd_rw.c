@@ -199,6 +199,8 @@ static int emu_rw_read(struct emu_req *req)
 	buf = malloc((size_t)nread * dev->lbs);
 	if (!buf)
 		return rw_nomem(req);
+	/* this buffer is gone on return: no read of it stays in flight */
+	emu_media_group_cmd_done(dev);
 	ret = emu_media_read(dev, c.lba, nread, buf, &req->chk);
 	if (!ret)
 		ret = emu_din(req, buf, (size_t)nread * dev->lbs);

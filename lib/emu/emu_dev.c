@@ -184,6 +184,12 @@ static void check_condition(struct emu_dev *dev, struct fhint_emu_cmd *c,
 	check_condition_info(dev, c, chk, NULL);
 }
 
+void emu_dev_check_condition(struct emu_dev *dev, struct fhint_emu_cmd *c,
+			     const struct fhint_check *chk)
+{
+	check_condition(dev, c, chk);
+}
+
 /* INQUIRY, REPORT LUNS, REQUEST SENSE do not report a pending UA. */
 static bool ua_exempt(uint8_t opcode)
 {
@@ -353,15 +359,54 @@ static bool group_room(struct emu_dev *dev)
 	return true;
 }
 
+/*
+ * READs in flight (emu_dev_reads.c): a READ(10) or READ(16) submitted,
+ * of at most EMU_READ_XFER_MAX bytes (one librbd call per run of mapped
+ * blocks).  Every command but a READ waits for them first.
+ */
+#define EMU_READ_XFER_MAX	(16u << 20)
+
+static bool is_read(uint8_t opcode)
+{
+	return opcode == FHINT_OP_READ_6 || opcode == FHINT_OP_READ_10 ||
+	       opcode == FHINT_OP_READ_12 || opcode == FHINT_OP_READ_16;
+}
+
+/* A READ in flight for @c, or NULL: it runs as exec's. */
+static struct emu_rd *reads_begin(struct emu_dev *dev,
+				  struct fhint_emu_cmd *c, void *tag)
+{
+	struct emu_rd *rd;
+
+	if ((c->cdb[0] != FHINT_OP_READ_10 && c->cdb[0] != FHINT_OP_READ_16) ||
+	    c->din_len > EMU_READ_XFER_MAX)
+		return NULL;
+	rd = emu_rd_begin(dev, c, tag);
+	if (rd && !emu_media_reads_begin(dev, rd)) {
+		emu_rd_end(rd);	/* nothing went out: freed */
+		rd = NULL;
+	}
+	return rd;
+}
+
+/* What became of a submitted command (run). */
+enum run_fate {
+	RUN_DONE,		/* outputs final: on the clock now */
+	RUN_GROUP,		/* in the write group: group_commit */
+	RUN_READ,		/* reading in flight: emu_rd_drain */
+};
+
 /* One command under the lock: its outputs and its modeled times.  Inline
  * in exec and submit: without timing it costs what exec always did.
  * @submitted: fhint_emu_submit's command (@tag), which may join the write
- * group; true if it did (group_commit completes it). */
-static inline __attribute__((always_inline)) bool
+ * group or read in flight. */
+static inline __attribute__((always_inline)) enum run_fate
 run(struct emu_dev *dev, struct fhint_emu_cmd *c, bool submitted, void *tag)
 {
 	struct fhint_sense s;
-	bool defer = false, joined = false;
+	struct emu_rd *rd = NULL;
+	bool defer = false;
+	enum run_fate fate = RUN_DONE;
 	uint32_t before = 0;
 
 	c->status = FHINT_STATUS_GOOD;
@@ -369,12 +414,16 @@ run(struct emu_dev *dev, struct fhint_emu_cmd *c, bool submitted, void *tag)
 	c->sense_len = 0;
 
 	pthread_mutex_lock(&dev->lock);
+	if (!is_read(c->cdb[0]))
+		emu_rd_wait_all(dev);	/* no overtaking a READ */
 	if (submitted && group_eligible(dev, c) && group_room(dev))
 		defer = emu_media_group_begin(dev);
 	if (!defer)	/* anything else: after the group's commit */
 		group_commit(dev);
 	else
 		before = emu_media_group_count(dev);
+	if (submitted && !defer)
+		rd = reads_begin(dev, c, tag);
 	c->submit_ns = dev->timing ? emu_dev_time_begin(dev) : 0;
 	dev->stats.commands++;
 	/* what the medium reported since the last command comes first */
@@ -388,12 +437,18 @@ run(struct emu_dev *dev, struct fhint_emu_cmd *c, bool submitted, void *tag)
 	c->complete_ns = dev->timing ? emu_dev_time_end(dev) : 0;
 	if (defer) {
 		emu_media_group_cmd_done(dev);
-		joined = emu_media_group_count(dev) > before;
-		if (joined)
+		if (emu_media_group_count(dev) > before) {
 			dev->grp[dev->ngrp++] = (struct emu_group_cmd){ c, tag };
+			fate = RUN_GROUP;
+		}
+	}
+	if (rd) {
+		emu_media_group_cmd_done(dev);
+		if (emu_rd_end(rd))
+			fate = RUN_READ;
 	}
 	pthread_mutex_unlock(&dev->lock);
-	return joined;
+	return fate;
 }
 
 int fhint_emu_exec(struct fhint_emu *emu, struct fhint_emu_cmd *c)
@@ -415,19 +470,28 @@ int fhint_emu_submit(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 
 	if (!cmd_usable(dev, c))
 		return -EINVAL;
-	if (run(dev, c, true, tag)) {
+	switch (run(dev, c, true, tag)) {
+	case RUN_GROUP:
 		/* a reaper waiting for the clock commits the group */
 		emu_clock_interrupt(dev->clock);
 		return 0;
+	case RUN_READ:
+		return 0;	/* on the clock when its data landed */
+	default:
+		return emu_clock_push(dev->clock, c->complete_ns, tag);
 	}
-	return emu_clock_push(dev->clock, c->complete_ns, tag);
 }
 
-/* Commit the open write group, if any: its commands go on the clock. */
-static void group_flush(struct emu_dev *dev)
+/* Commit the open write group, if any, and the READs that landed: their
+ * commands go on the clock.  @quiesce: wait for every READ in flight
+ * first (close, reconfiguration). */
+static void group_flush(struct emu_dev *dev, bool quiesce)
 {
 	pthread_mutex_lock(&dev->lock);
+	if (quiesce)
+		emu_rd_wait_all(dev);
 	group_commit(dev);
+	emu_rd_drain(dev);
 	pthread_mutex_unlock(&dev->lock);
 }
 
@@ -438,7 +502,7 @@ int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 
 	if (!dev)
 		return -EINVAL;
-	group_flush(dev);
+	group_flush(dev, false);
 	return emu_clock_reap(dev->clock, tags, max, timeout_ns);
 }
 
@@ -459,9 +523,21 @@ unsigned int fhint_emu_inflight(struct fhint_emu *emu)
 	if (!dev)
 		return 0;
 	pthread_mutex_lock(&dev->lock);
-	n = dev->ngrp;
+	/* under the lock: a reap moves READs from the one to the clock */
+	n = dev->ngrp + emu_rd_count(dev);
 	pthread_mutex_unlock(&dev->lock);
 	return n + emu_clock_inflight(dev->clock);
+}
+
+bool fhint_emu_prefers_submit(struct fhint_emu *emu)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+
+	if (!dev)
+		return false;
+	if (dev->timing && !emu_clock_is_virtual(dev->clock))
+		return true;
+	return emu_media_keeps_inflight(dev);
 }
 
 uint64_t fhint_emu_clock(struct fhint_emu *emu)
@@ -630,6 +706,7 @@ int fhint_emu_open_flags(const char *config, unsigned int flags,
 		return ret;
 	}
 	pthread_mutex_init(&dev->lock, NULL);
+	emu_rdq_init(&dev->rdq);
 	dev->d_sense = dev->cfg.d_sense;
 	dev->wce = dev->cfg.wce;
 	emu_thin_thr_reset(dev);
@@ -647,7 +724,7 @@ void fhint_emu_close(struct fhint_emu *emu)
 
 	if (!dev)
 		return;
-	group_flush(dev);
+	group_flush(dev, true);
 	pthread_mutex_lock(&dev->lock);
 	free(dev->grp);
 	emu_media_close(dev->media);
@@ -656,6 +733,7 @@ void fhint_emu_close(struct fhint_emu *emu)
 	dev->timing = NULL;
 	pthread_mutex_unlock(&dev->lock);
 	pthread_mutex_destroy(&dev->lock);
+	emu_rdq_destroy(&dev->rdq);
 	emu_clock_destroy(dev->clock);
 	free(dev);
 }
@@ -710,7 +788,7 @@ int fhint_emu_reconfig(struct fhint_emu *emu, const char *config,
 	ret = emu_config_parse(config, &cfg, err, errlen);
 	if (ret)
 		return ret;
-	group_flush(dev);
+	group_flush(dev, true);
 	pthread_mutex_lock(&dev->lock);
 	if (dev->cfg.rdonly)	/* opened with FHINT_EMU_RDONLY */
 		cfg.rdonly = true;

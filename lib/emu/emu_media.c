@@ -252,7 +252,12 @@ int emu_media_read(struct emu_dev *dev, uint64_t lba, uint32_t nlb,
 					     &mapped);
 		uint8_t *p = buf + done * m->lbs;
 
-		if (mapped) {
+		if (mapped && m->rd) {	/* in flight, completed on its own */
+			ret = emu_rd_read(m->rd, m->store, (lba + done) * m->lbs,
+					  p, (size_t)(n * m->lbs));
+			if (ret)
+				return media_io_error(chk, ret, false);
+		} else if (mapped) {
 			ret = emu_store_read(m->store, (lba + done) * m->lbs, p,
 					     (size_t)(n * m->lbs));
 			if (ret)

@@ -16,6 +16,9 @@
  * the journal then holds none of their records, which is what replay
  * finds after a kill as well.
  *
+ * A READ may read in flight as well (emu_media_reads_begin): its pieces
+ * go through emu_rd_read (emu_dev_reads.c) and complete on their own.
+ *
  * Internal emulator symbols, not part of the libfhint API.
  */
 #include "config.h"
@@ -47,10 +50,27 @@ uint32_t emu_media_group_count(const struct emu_dev *dev)
 	return dev->media && dev->media->group ? dev->media->group_n : 0;
 }
 
+bool emu_media_keeps_inflight(const struct emu_dev *dev)
+{
+	return dev->media && emu_store_async(dev->media->store);
+}
+
+bool emu_media_reads_begin(struct emu_dev *dev, struct emu_rd *rd)
+{
+	struct emu_media *m = dev->media;
+
+	if (!emu_media_keeps_inflight(dev))
+		return false;
+	m->rd = rd;
+	return true;
+}
+
 void emu_media_group_cmd_done(struct emu_dev *dev)
 {
-	if (dev->media)
+	if (dev->media) {
 		dev->media->group_cmd = false;
+		dev->media->rd = NULL;
+	}
 }
 
 int emu_media_group_end(struct emu_dev *dev, struct fhint_check *chk)

@@ -20,6 +20,7 @@
 #define FHINT_EMU_PRIV_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -223,7 +224,42 @@ struct emu_dev {
 		void *tag;
 	} *grp;
 	unsigned int ngrp, grpcap;
+	/* submitted READs in flight (emu_dev_reads.c) */
+	struct emu_rdq {
+		pthread_mutex_t lock;
+		pthread_cond_t idle;	/* inflight reached 0 */
+		atomic_uint inflight;	/* READs with pieces in flight */
+		unsigned int landed;	/* on the list, not yet reaped */
+		struct emu_rd *head, *tail;	/* landed, in that order */
+	} rdq;
 };
+
+/*
+ * READs in flight (emu_dev_reads.c), under the device lock but for the
+ * completion, which runs on the store's thread: begin (NULL: no memory,
+ * the READ runs synchronously), the media layer's emu_rd_read for each
+ * piece of the store it reads (emu_media_reads_begin makes it do so),
+ * end once the READ ran (true: pieces went out, the READ completes when
+ * they landed; false: it is freed, nothing went out).  wait_all: until
+ * no READ has a piece in flight; drain: the landed READs get their
+ * status (03/11/00 for a failed piece) and go on the clock; count: READs
+ * not yet on the clock.
+ */
+struct emu_rd;
+struct emu_store;
+void emu_rdq_init(struct emu_rdq *q);
+void emu_rdq_destroy(struct emu_rdq *q);
+struct emu_rd *emu_rd_begin(struct emu_dev *dev, struct fhint_emu_cmd *c,
+			    void *tag);
+int emu_rd_read(struct emu_rd *rd, struct emu_store *s, uint64_t off,
+		void *buf, size_t len);
+bool emu_rd_end(struct emu_rd *rd);
+void emu_rd_wait_all(struct emu_dev *dev);
+void emu_rd_drain(struct emu_dev *dev);
+unsigned int emu_rd_count(struct emu_dev *dev);
+/* CHECK CONDITION with @chk's sense for @c (emu_dev.c). */
+void emu_dev_check_condition(struct emu_dev *dev, struct fhint_emu_cmd *c,
+			     const struct fhint_check *chk);
 
 /* The context one handler runs in. */
 struct emu_req {
@@ -399,6 +435,11 @@ int emu_media_batch_end(struct emu_dev *dev, struct fhint_check *chk);
  * group.
  */
 bool emu_media_group_begin(struct emu_dev *dev);
+/* The READ about to run reads through @rd (emu_dev_reads.c) where the
+ * store keeps reads in flight: true if it does; until group_cmd_done. */
+bool emu_media_reads_begin(struct emu_dev *dev, struct emu_rd *rd);
+/* Does the store keep reads and writes in flight (emu_store_async)? */
+bool emu_media_keeps_inflight(const struct emu_dev *dev);
 uint32_t emu_media_group_count(const struct emu_dev *dev);
 void emu_media_group_cmd_done(struct emu_dev *dev);
 int emu_media_group_end(struct emu_dev *dev, struct fhint_check *chk);

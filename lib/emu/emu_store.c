@@ -158,6 +158,18 @@ int emu_store_compare_write(struct emu_store *s, uint64_t off,
 	return ret ? ret : s->ops->compare_write(s, off, cmp, buf, len, mis);
 }
 
+int emu_store_read_async(struct emu_store *s, uint64_t off, void *buf,
+			 size_t len, void (*done)(void *arg, int res),
+			 void *arg)
+{
+	int ret;
+
+	if (!s->ops->read_async)
+		return -ENOTSUP;
+	ret = fault_check(s, EMU_STORE_FAULT_READ, off, len);
+	return ret ? ret : s->ops->read_async(s, off, buf, len, done, arg);
+}
+
 int emu_store_wait(struct emu_store *s)
 {
 	return s->ops->wait ? s->ops->wait(s) : 0;

@@ -131,6 +131,20 @@ int emu_store_write_async(struct emu_store *s, uint64_t off, const void *buf,
 			  size_t len);
 int emu_store_wait(struct emu_store *s);
 /*
+ * A read in flight (the RBD store: rbd_aio_read), for several commands'
+ * reads on the wire at once: 0 when it went out, and then @done(@arg,
+ * res) is called exactly once, from another thread (librbd's), res 0
+ * (all @len bytes in @buf) or a negative errno; a negative errno when it
+ * did not go out (@done is not called).  @buf must stay as it is until
+ * @done; @done must not wait for anything that waits for the store.  The
+ * caller waits for its reads in flight before any other operation of the
+ * store but reads (they are not waited for by the others).  A store
+ * without emu_store_async does not have them: -ENOTSUP.
+ */
+int emu_store_read_async(struct emu_store *s, uint64_t off, void *buf,
+			 size_t len, void (*done)(void *arg, int res),
+			 void *arg);
+/*
  * Compare and write in one atomic operation of the store (RBD:
  * rbd_compare_and_write): @len bytes at @off are compared with @cmp and,
  * only if equal, replaced by @buf.  0 written; 1 miscompare, *@mis the

@@ -33,6 +33,11 @@ struct emu_store_ops {
 	int (*write_async)(struct emu_store *s, uint64_t off, const void *buf,
 			   size_t len);
 	int (*wait)(struct emu_store *s);
+	/* optional, with write_async: a read in flight, @done called once
+	 * when it landed (emu_store_read_async) */
+	int (*read_async)(struct emu_store *s, uint64_t off, void *buf,
+			  size_t len, void (*done)(void *arg, int res),
+			  void *arg);
 	/* optional: write @buf if the store holds @cmp (@len bytes at
 	 * most caw_max), atomically; 1 and *@mis (the first differing byte)
 	 * if it does not */

@@ -6,6 +6,8 @@
  * lock.  The store interface: emu_store.h, emu_store_impl.h.
  *
  *   read / write       rbd_read, rbd_write
+ *   read_async         rbd_aio_read, completed from librbd's callback
+ *                      (reads of several commands in flight at once)
  *   write_async        rbd_aio_write, left in flight (the write group of
  *                      emu_media_group.c: several WRITEs' data on the
  *                      wire at once); wait collects them
@@ -521,6 +523,57 @@ static int rs_write_async(struct emu_store *s, uint64_t off, const void *buf,
 	return 0;
 }
 
+/* One piece of a read in flight: its caller's completion. */
+struct rbd_read {
+	void (*done)(void *arg, int res);
+	void *arg;
+	size_t len;
+};
+
+/* librbd's callback (its own thread): the piece landed, or failed. */
+static void read_landed(rbd_completion_t c, void *arg)
+{
+	struct rbd_read *rd = arg;
+	int res = io_done(rbd_aio_get_return_value(c), rd->len);
+
+	rbd_aio_release(c);
+	rd->done(rd->arg, res);
+	free(rd);
+}
+
+/*
+ * rbd_aio_read, @done called from librbd's callback thread when it
+ * landed.  Writes and discards in flight first: a read must see them.
+ * Reads in flight are not in the store's lists: the caller waits for
+ * them (emu_store.h).
+ */
+static int rs_read_async(struct emu_store *s, uint64_t off, void *buf,
+			 size_t len, void (*done)(void *arg, int res),
+			 void *arg)
+{
+	struct rbd_store *r = rs_of(s);
+	struct rbd_read *rd;
+	rbd_completion_t c;
+	int ret;
+
+	if (len > RBD_IO_MAX)
+		return -EINVAL;
+	aio_wait(r);
+	rd = malloc(sizeof(*rd));
+	if (!rd)
+		return -ENOMEM;
+	*rd = (struct rbd_read){ done, arg, len };
+	ret = rbd_aio_create_completion(rd, read_landed, &c);
+	if (!ret) {
+		ret = rbd_aio_read(r->image, off, len, buf, c);
+		if (ret < 0)
+			rbd_aio_release(c);
+	}
+	if (ret < 0)
+		free(rd);
+	return ret < 0 ? ret : 0;
+}
+
 /* rbd_compare_and_write: librbd 16.2 takes one 512-byte sector, not
  * crossing a sector boundary; -EILSEQ with the mismatch's byte offset
  * in the image on a miscompare. */
@@ -794,6 +847,7 @@ static const struct emu_store_ops rbd_ops = {
 	.write_same = rs_write_same,
 	.write_async = rs_write_async,
 	.wait = rs_wait,
+	.read_async = rs_read_async,
 	.compare_write = rs_compare_write,
 	.caw_max = RBD_CAW_SECTOR,
 	.punch = rs_punch,

@@ -111,6 +111,28 @@ caw_same() {
 	rm -rf "$t"
 }
 
+# Commands in flight (READs as rbd_aio_read, WRITEs in write groups, in
+# between WRITE and UNMAP) answer as on a file, where they run at once;
+# then handler_fhint, asynchronous on such a LUN, with each command's
+# data in three iovecs.
+inflight_same() {
+	local t keys='size=64M&lbs=4096&profile=thin&create=1'
+	t=$(mktemp -d "$FHINT_CEPH_DIR/inflight.XXXXXX")
+	"$FHINT_B/tests/ceph/fhint-inflight" "$t/lun.img?$keys" >"$t/file.out"
+	"$FHINT_B/tests/ceph/fhint-inflight" -s "rbd:$FHINT_POOL/inflight?$keys" \
+		>"$t/rbd.out"
+	diff "$t/file.out" "$t/rbd.out"
+	cat "$t/rbd.out"
+	if [ -x "$FHINT_B/tests/tcmu/handler_smoke" ]; then
+		"$FHINT_B/tests/tcmu/handler_smoke" \
+			"$FHINT_B/tcmu-handler/.libs/handler_fhint.so" \
+			"fhint/?rbd=$FHINT_POOL/inflight-h&profile=thin&create=1" \
+			>"$t/handler.out"
+		tail -n 1 "$t/handler.out"
+	fi
+	rm -rf "$t"
+}
+
 # Two processes: the second is refused while the owner lives, takes over
 # when it is killed, loses nothing; the time is reported.
 failover() {
@@ -207,6 +229,7 @@ step "rbd: fhint-conform gives the file store's results" conform_same
 step "rbd: kill -9 cycles of a writer lose nothing" crash_cycles
 step "rbd: kill -9 cycles, 16 commands in flight, lose nothing" crash_queued
 step "rbd: COMPARE AND WRITE through rbd_compare_and_write" caw_same
+step "rbd: commands in flight answer as one at a time" inflight_same
 step "rbd: one owner; failover between two processes" failover
 step "rbd: bad input gets one line and a clean exit" bad_input
 

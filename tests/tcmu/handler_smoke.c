@@ -2,7 +2,7 @@
 /*
  * handler_smoke.c - load handler_fhint.so without tcmu-runner or a kernel.
  *
- *     handler_smoke [PATH/handler_fhint.so]
+ *     handler_smoke [PATH/handler_fhint.so [CFGSTRING]]
  *
  * The few tcmu-runner / libtcmu functions the handler calls are stubbed
  * here and exported from this executable (link with -rdynamic), so
@@ -13,11 +13,14 @@
  * the command's done callback set, then tcmur_cmd_complete() with what
  * handle_cmd returned; a command is finished when done is called, at once
  * or, for a timed LUN, later from the handler's completion thread.
- * Prints "N passed, N failed"; exit status 0 when nothing failed.
+ * With CFGSTRING (make check-ceph: an RBD-backed LUN) only the commands
+ * in flight on that LUN.  Prints "N passed, N failed"; exit status 0 when
+ * nothing failed.
  */
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,77 +292,121 @@ static uint64_t read_capacity16(struct tcmu_device *dev, uint32_t *bs)
 	return last;
 }
 
-/*
- * A timed LUN (timing=tlc, the real clock): 8 writes handed to the worker
- * one after another each come back from handle_cmd before they finish;
- * the handler's completion thread finishes them, once each, GOOD; a
- * command with CHECK CONDITION carries its sense.  A program of 1 s and
- * no write buffer keep them in flight while the worker goes on.
- */
-static void timed(struct tcmu_device *dev)
+/* @c's data in three iovecs of @buf (@len bytes), as the TCMU data area
+ * may hand it over. */
+static void split3(struct smoke_cmd *c, struct iovec *iov, uint8_t *buf,
+		   size_t len)
 {
-	struct smoke_cmd c[8];
-	uint8_t cdb[8][10], data[8][4096], sense[SENSE_BUFFERSIZE];
-	struct iovec iov[8];
+	size_t a = len / 3, b = len / 2;
+
+	iov[0] = (struct iovec){ buf, a };
+	iov[1] = (struct iovec){ buf + a, b - a };
+	iov[2] = (struct iovec){ buf + b, len - b };
+	c->lib.iovec = iov;
+	c->lib.iov_cnt = 3;
+}
+
+#define INFLIGHT	8
+
+/*
+ * @n 4 KiB commands (WRITE(10) of pattern i + 1, or READ(10)) of LBA
+ * 8 * i handed to the worker one after another, each in three iovecs;
+ * then each waited for: finished once, by the handler's completion
+ * thread, GOOD.  Returns how many had finished when the last was
+ * handed over.
+ */
+static int inflight(struct tcmu_device *dev, bool write,
+		    uint8_t data[][4096], int n)
+{
+	struct smoke_cmd c[INFLIGHT];
+	struct iovec iov[INFLIGHT][3];
+	uint8_t cdb[INFLIGHT][10];
 	pthread_t self = pthread_self();
 	int i, ready = 0;
 
-	dev->cfgstring = "fhint/?ppb=64&op=0.3&timing=tlc&wbuf=0&t_prog=1000000";
-	dev->num_lbas = 32768;
-	CHECK(registered->open(dev, false) == 0);
-	if (!dev->priv)
-		return;
-	CHECK(run(dev, tur, 6, NULL, 0, sense) == TCMU_STS_PASSTHROUGH_ERR);
-	CHECK(run(dev, tur, 6, NULL, 0, sense) == TCMU_STS_OK);
-	for (i = 0; i < 8; i++) {
-		uint8_t w[10] = { 0x2a, 0, 0, 0, 0, (uint8_t)(8 * i), 0, 0, 8, 0 };
+	for (i = 0; i < n; i++) {
+		uint8_t rw[10] = { write ? 0x2a : 0x28, 0, 0, 0, 0,
+				   (uint8_t)(8 * i), 0, 0, 8, 0 };
 
 		smoke_init(&c[i]);
-		memcpy(cdb[i], w, sizeof(w));
-		memset(data[i], i + 1, sizeof(data[i]));
-		iov[i] = (struct iovec){ data[i], sizeof(data[i]) };
+		memcpy(cdb[i], rw, sizeof(rw));
+		if (write)
+			memset(data[i], i + 1, 4096);
+		else
+			memset(data[i], 0xee, 4096);
 		c[i].lib.cdb = cdb[i];
-		c[i].lib.iovec = &iov[i];
-		c[i].lib.iov_cnt = 1;
+		split3(&c[i], iov[i], data[i], 4096);
 		smoke_issue(dev, &c[i]);
 	}
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < n; i++) {
 		pthread_mutex_lock(&c[i].lock);
 		ready += c[i].finished;
 		pthread_mutex_unlock(&c[i].lock);
 	}
-	CHECK(ready < 8);	/* 1 s programs: still in flight */
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < n; i++) {
 		CHECK(smoke_wait(&c[i]) == TCMU_STS_OK);
 		CHECK(c[i].finished == 1);
 		CHECK(!pthread_equal(c[i].by, self));
 		CHECK(c[i].cmd.cmd_state == NULL);
 		smoke_fini(&c[i]);
 	}
-	/* the data is there; an error still carries its sense */
-	for (i = 0; i < 8; i++) {
-		uint8_t r[10] = { 0x28, 0, 0, 0, 0, (uint8_t)(8 * i), 0, 0, 8, 0 };
-		uint8_t back[4096];
+	return ready;
+}
 
-		CHECK(run(dev, r, 10, back, sizeof(back), NULL) ==
-		      TCMU_STS_OK);
-		CHECK(!memcmp(back, data[i], sizeof(back)));
-	}
-	{
-		uint8_t oor[10] = { 0x28, 0, 0, 0, 0x80, 0, 0, 0, 1, 0 };
-		uint8_t back[512];
+/*
+ * An asynchronous LUN opened from @cfg: @rounds of 8 writes handed to the
+ * worker one after another, then 8 reads of them, in flight together,
+ * each command in three iovecs; each finished once, by the handler's
+ * completion thread, GOOD; the data of each read comes back in its own
+ * iovecs, which fails if the handler kept a command's data in a buffer
+ * the next command reuses (the data reaches the iovecs only when the
+ * command is reaped).  @slow: the commands take long enough that some
+ * are still in flight when the last is handed over.  Then a command with
+ * CHECK CONDITION carries its sense.
+ */
+static void async_lun(struct tcmu_device *dev, const char *cfg, int rounds,
+		      bool slow)
+{
+	uint8_t data[INFLIGHT][4096], back[INFLIGHT][4096];
+	uint8_t sense[SENSE_BUFFERSIZE];
+	uint8_t oor[10] = { 0x28, 0, 0, 0, 0x80, 0, 0, 0, 1, 0 };
+	int i, ready;
 
-		CHECK(run(dev, oor, 10, back, 512, sense) ==
-		      TCMU_STS_PASSTHROUGH_ERR);
-		CHECK((sense[2] & 0xf) == 0x5 && sense[12] == 0x21);
+	dev->cfgstring = cfg;
+	dev->num_lbas = 32768;
+	dev->block_size = 512;
+	CHECK(registered->open(dev, false) == 0);
+	if (!dev->priv)
+		return;
+	CHECK(run(dev, tur, 6, NULL, 0, sense) == TCMU_STS_PASSTHROUGH_ERR);
+	CHECK(run(dev, tur, 6, NULL, 0, sense) == TCMU_STS_OK);
+	while (rounds--) {
+		ready = inflight(dev, true, data, INFLIGHT);
+		CHECK(!slow || ready < INFLIGHT);
+		ready = inflight(dev, false, back, INFLIGHT);
+		CHECK(!slow || ready < INFLIGHT);
+		for (i = 0; i < INFLIGHT; i++)
+			CHECK(!memcmp(back[i], data[i], 4096));
 	}
+	CHECK(run(dev, oor, 10, back[0], 512, sense) ==
+	      TCMU_STS_PASSTHROUGH_ERR);
+	CHECK((sense[2] & 0xf) == 0x5 && sense[12] == 0x21);
 	registered->close(dev);
 	CHECK(dev->priv == NULL);
 }
 
+/*
+ * A timed LUN (timing=tlc, the real clock): a program of 1 s and no
+ * write buffer, reads of 0.2 s, keep the commands in flight while the
+ * worker goes on.
+ */
+#define TIMED_CFG	"fhint/?ppb=64&op=0.3&timing=tlc&wbuf=0" \
+			"&t_prog=1000000&t_read=200000"
+
 int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "./handler_fhint.so";
+	const char *stored_cfg = argc > 2 ? argv[2] : NULL;
 	struct tcmu_device dev = { .cfgstring = "fhint/?profile=flash&ppb=16",
 				   .num_lbas = 32768, .block_size = 512 };
 	struct tcmu_device bad = dev;
@@ -396,6 +443,12 @@ int main(int argc, char **argv)
 	 * queue, one command at a time (the per-device bounce buffer) */
 	CHECK(registered->nr_threads == 1);
 	CHECK(!registered->read && !registered->write && !registered->flush);
+	/* a LUN on a store that keeps I/O in flight (make check-ceph: an
+	 * RBD image): asynchronous as a timed one, several rounds */
+	if (stored_cfg) {
+		async_lun(&dev, stored_cfg, 4, false);
+		goto done;
+	}
 
 	/* check_config: the string targetcli sends, "fhint/" included */
 	CHECK(registered->check_config("fhint/?profile=thin&size=1G", &reason));
@@ -491,7 +544,7 @@ int main(int argc, char **argv)
 	registered->close(&dev);
 	CHECK(dev.priv == NULL);
 
-	timed(&dev);
+	async_lun(&dev, TIMED_CFG, 1, true);
 done:
 	dlclose(h);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * lib/emu/emu_dev_reads.c - READs in flight: a submitted READ whose data
+ * comes from a store that keeps I/O in flight (emu_store_read_async, the
+ * RBD store's rbd_aio_read) goes out and the device takes the next
+ * command; the READ completes when all its pieces landed, each READ on
+ * its own, in the order they land (not as a group).
+ *
+ * A READ in flight (struct emu_rd) counts its pieces from 1: the extra
+ * one is the issuer's, dropped by emu_rd_end once every piece went out,
+ * so it cannot complete while it is still being issued.  The last piece
+ * to land (librbd's callback thread) puts it on the landed list and
+ * wakes the reaper; fhint_emu_reap (emu_dev.c) then gives each landed
+ * READ its status (a failed piece: MEDIUM ERROR, unrecovered read
+ * error) and puts it on the clock.  The callback never takes the device
+ * lock, so the device may wait for reads under it (emu_rd_wait_all).
+ *
+ * The rule that keeps them sound (spec-notes/ceph.md): every command
+ * other than a READ waits for the reads in flight before it runs, under
+ * the device lock, so nothing that changes the medium or the map
+ * overtakes a read it could affect.
+ *
+ * Internal emulator symbols, not part of the libfhint API.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "emu_clock.h"
+#include "emu_priv.h"
+#include "emu_store.h"
+
+struct emu_rd {
+	struct emu_dev *dev;
+	struct fhint_emu_cmd *cmd;
+	void *tag;
+	atomic_uint pending;		/* pieces in flight, + 1 while issued */
+	atomic_int err;			/* the first failed piece's */
+	unsigned int issued;		/* pieces that went out */
+	struct emu_rd *next;		/* on the landed list */
+};
+
+void emu_rdq_init(struct emu_rdq *q)
+{
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->idle, NULL);
+	atomic_init(&q->inflight, 0);
+	q->landed = 0;
+	q->head = q->tail = NULL;
+}
+
+void emu_rdq_destroy(struct emu_rdq *q)
+{
+	pthread_mutex_destroy(&q->lock);
+	pthread_cond_destroy(&q->idle);
+}
+
+struct emu_rd *emu_rd_begin(struct emu_dev *dev, struct fhint_emu_cmd *c,
+			    void *tag)
+{
+	struct emu_rd *rd = malloc(sizeof(*rd));
+
+	if (!rd)
+		return NULL;
+	rd->dev = dev;
+	rd->cmd = c;
+	rd->tag = tag;
+	atomic_init(&rd->pending, 1);
+	atomic_init(&rd->err, 0);
+	rd->issued = 0;
+	rd->next = NULL;
+	return rd;
+}
+
+/* A piece landed, or the issuer is done: the last one puts the READ on
+ * the landed list and wakes the reaper. */
+static void rd_put(struct emu_rd *rd)
+{
+	struct emu_rdq *q = &rd->dev->rdq;
+
+	if (atomic_fetch_sub_explicit(&rd->pending, 1,
+				      memory_order_acq_rel) != 1)
+		return;
+	pthread_mutex_lock(&q->lock);
+	if (q->tail)
+		q->tail->next = rd;
+	else
+		q->head = rd;
+	q->tail = rd;
+	q->landed++;
+	if (atomic_fetch_sub(&q->inflight, 1) == 1)
+		pthread_cond_broadcast(&q->idle);
+	/* under the lock: a close waiting for the reads (then draining,
+	 * which takes it) cannot free the clock before this */
+	emu_clock_interrupt(rd->dev->clock);
+	pthread_mutex_unlock(&q->lock);
+}
+
+static void rd_landed(void *arg, int res)
+{
+	struct emu_rd *rd = arg;
+	int none = 0;
+
+	if (res < 0)
+		atomic_compare_exchange_strong(&rd->err, &none, res);
+	rd_put(rd);
+}
+
+int emu_rd_read(struct emu_rd *rd, struct emu_store *s, uint64_t off,
+		void *buf, size_t len)
+{
+	int ret;
+
+	atomic_fetch_add(&rd->pending, 1);
+	ret = emu_store_read_async(s, off, buf, len, rd_landed, rd);
+	if (ret) {
+		atomic_fetch_sub(&rd->pending, 1);
+		return ret;
+	}
+	rd->issued++;
+	return 0;
+}
+
+bool emu_rd_end(struct emu_rd *rd)
+{
+	if (!rd->issued) {
+		free(rd);
+		return false;
+	}
+	atomic_fetch_add(&rd->dev->rdq.inflight, 1);
+	rd_put(rd);
+	return true;
+}
+
+void emu_rd_wait_all(struct emu_dev *dev)
+{
+	struct emu_rdq *q = &dev->rdq;
+
+	/* reads start under the device lock, which the caller holds */
+	if (!atomic_load(&q->inflight))
+		return;
+	pthread_mutex_lock(&q->lock);
+	while (atomic_load(&q->inflight))
+		pthread_cond_wait(&q->idle, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+}
+
+unsigned int emu_rd_count(struct emu_dev *dev)
+{
+	struct emu_rdq *q = &dev->rdq;
+	unsigned int n;
+
+	pthread_mutex_lock(&q->lock);
+	n = atomic_load(&q->inflight) + q->landed;
+	pthread_mutex_unlock(&q->lock);
+	return n;
+}
+
+void emu_rd_drain(struct emu_dev *dev)
+{
+	struct emu_rdq *q = &dev->rdq;
+	struct emu_rd *rd, *next;
+	struct fhint_check chk;
+
+	pthread_mutex_lock(&q->lock);
+	rd = q->head;
+	q->head = q->tail = NULL;
+	q->landed = 0;
+	pthread_mutex_unlock(&q->lock);
+	for (; rd; rd = next) {
+		next = rd->next;
+		if (atomic_load(&rd->err)) {
+			/* as emu_media_read's failure: 03/11/00 */
+			fhint_check_set(&chk, FHINT_SK_MEDIUM_ERROR,
+					FHINT_ASC_UNRECOVERED_READ_ERROR, 0x00,
+					-EIO);
+			emu_dev_check_condition(dev, rd->cmd, &chk);
+		}
+		emu_clock_push(dev->clock, rd->cmd->complete_ns, rd->tag);
+		free(rd);
+	}
+}
