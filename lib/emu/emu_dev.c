@@ -495,6 +495,25 @@ static void group_flush(struct emu_dev *dev, bool quiesce)
 	pthread_mutex_unlock(&dev->lock);
 }
 
+/*
+ * A reaper that may wait lets the open write group ripen first: until its
+ * first write landed, without the device lock, so that the commands
+ * submitted meanwhile join it (the commit then waits for the rest of the
+ * data and writes the records, under the lock).  Committed at once, a
+ * group would hold the one command the reaper woke for, and the commit
+ * under the lock would keep the next ones out.
+ */
+static void group_ripen(struct emu_dev *dev)
+{
+	uint64_t at;
+
+	pthread_mutex_lock(&dev->lock);
+	at = emu_media_group_ripe_at(dev);
+	pthread_mutex_unlock(&dev->lock);
+	if (at)
+		emu_media_group_ripen(dev, at);
+}
+
 int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 		   int64_t timeout_ns)
 {
@@ -502,6 +521,8 @@ int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 
 	if (!dev)
 		return -EINVAL;
+	if (timeout_ns)
+		group_ripen(dev);
 	group_flush(dev, false);
 	return emu_clock_reap(dev->clock, tags, max, timeout_ns);
 }

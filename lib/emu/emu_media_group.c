@@ -39,6 +39,7 @@ bool emu_media_group_begin(struct emu_dev *dev)
 	if (!m->group) {
 		m->group = true;
 		m->group_n = 0;
+		m->group_first = 0;
 		emu_journal_batch_begin(m->jr);
 	}
 	m->group_cmd = true;
@@ -102,13 +103,28 @@ int emu_media_group_end(struct emu_dev *dev, struct fhint_check *chk)
 	return 0;
 }
 
+uint64_t emu_media_group_ripe_at(const struct emu_dev *dev)
+{
+	const struct emu_media *m = dev->media;
+
+	return m && m->group ? m->group_first : 0;
+}
+
+void emu_media_group_ripen(struct emu_dev *dev, uint64_t at)
+{
+	emu_store_writes_wait(dev->media->store, at);
+}
+
 int media_group_write(struct emu_media *m, uint64_t off, const void *buf,
 		      size_t len)
 {
+	uint64_t first = emu_store_writes_sent(m->store) + 1;
 	int ret = emu_store_write_async(m->store, off, buf, len);
 
 	if (ret)
 		return ret;
+	if (!m->group_first)
+		m->group_first = first;
 	m->group_n++;
 	/* a journal batch this large goes out in pieces (emu_journal.h):
 	 * the data first */

@@ -143,6 +143,8 @@ struct emu_media {
 	bool group;			/* open: records in the journal batch */
 	bool group_cmd;			/* the command running may join */
 	uint32_t group_n;		/* writes in it */
+	uint64_t group_first;		/* its first write's piece, counted
+					 * as emu_store_writes_sent (0: none) */
 	struct emu_rd *rd;		/* the READ running reads in flight
 					 * (emu_dev_reads.c), or NULL */
 	uint64_t writes0;		/* journal writes before open */

@@ -435,6 +435,12 @@ int emu_media_batch_end(struct emu_dev *dev, struct fhint_check *chk);
  * group.
  */
 bool emu_media_group_begin(struct emu_dev *dev);
+/* When the open group is worth committing: ripe_at (under the device
+ * lock) names its first write (0: no group, or nothing sent yet), ripen
+ * (without the lock, so that more commands join meanwhile) waits until
+ * that write landed. */
+uint64_t emu_media_group_ripe_at(const struct emu_dev *dev);
+void emu_media_group_ripen(struct emu_dev *dev, uint64_t at);
 /* The READ about to run reads through @rd (emu_dev_reads.c) where the
  * store keeps reads in flight: true if it does; until group_cmd_done. */
 bool emu_media_reads_begin(struct emu_dev *dev, struct emu_rd *rd);

@@ -158,6 +158,17 @@ int emu_store_compare_write(struct emu_store *s, uint64_t off,
 	return ret ? ret : s->ops->compare_write(s, off, cmp, buf, len, mis);
 }
 
+uint64_t emu_store_writes_sent(const struct emu_store *s)
+{
+	return s->ops->writes_sent ? s->ops->writes_sent(s) : 0;
+}
+
+void emu_store_writes_wait(struct emu_store *s, uint64_t n)
+{
+	if (s->ops->writes_wait)
+		s->ops->writes_wait(s, n);
+}
+
 int emu_store_read_async(struct emu_store *s, uint64_t off, void *buf,
 			 size_t len, void (*done)(void *arg, int res),
 			 void *arg)

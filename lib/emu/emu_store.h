@@ -131,6 +131,15 @@ int emu_store_write_async(struct emu_store *s, uint64_t off, const void *buf,
 			  size_t len);
 int emu_store_wait(struct emu_store *s);
 /*
+ * The writes in flight counted since the open (pieces of
+ * emu_store_write_async): sent, and a wait until @n of them landed,
+ * which touches nothing of the store but its count, so it may run
+ * without the caller's lock while others send more (0 and no wait for
+ * a store without them).
+ */
+uint64_t emu_store_writes_sent(const struct emu_store *s);
+void emu_store_writes_wait(struct emu_store *s, uint64_t n);
+/*
  * A read in flight (the RBD store: rbd_aio_read), for several commands'
  * reads on the wire at once: 0 when it went out, and then @done(@arg,
  * res) is called exactly once, from another thread (librbd's), res 0

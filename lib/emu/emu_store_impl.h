@@ -33,6 +33,10 @@ struct emu_store_ops {
 	int (*write_async)(struct emu_store *s, uint64_t off, const void *buf,
 			   size_t len);
 	int (*wait)(struct emu_store *s);
+	/* optional, with write_async: pieces write_async sent since the
+	 * open; wait until @n of them landed (without the device lock) */
+	uint64_t (*writes_sent)(const struct emu_store *s);
+	void (*writes_wait)(struct emu_store *s, uint64_t n);
 	/* optional, with write_async: a read in flight, @done called once
 	 * when it landed (emu_store_read_async) */
 	int (*read_async)(struct emu_store *s, uint64_t off, void *buf,

@@ -48,6 +48,8 @@
 #ifdef HAVE_LIBRBD
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +94,12 @@ struct rbd_store {
 	} wr[RBD_WRITE_INFLIGHT];
 	size_t nwr;
 	int wr_err;		/* the first failure since the last rs_wait */
+	/* write_async pieces sent and landed since the open (landed from
+	 * librbd's callback thread): rs_writes_wait */
+	uint64_t wr_sent;
+	atomic_uint_fast64_t wr_landed;
+	pthread_mutex_t land_lock;
+	pthread_cond_t landed;
 };
 
 static struct rbd_store *rs_of(struct emu_store *s)
@@ -427,6 +435,8 @@ static void rs_close(struct emu_store *s, bool remove)
 		rados_shutdown(r->cluster);
 	free(r->pool);
 	free(r->name);
+	pthread_mutex_destroy(&r->land_lock);
+	pthread_cond_destroy(&r->landed);
 }
 
 /* ---- data ---- */
@@ -485,6 +495,35 @@ static bool overlaps_inflight(const struct rbd_store *r, uint64_t off,
 	return false;
 }
 
+/* librbd's callback of a write_async piece: one more landed. */
+static void write_landed(rbd_completion_t c, void *arg)
+{
+	struct rbd_store *r = arg;
+
+	(void)c;
+	pthread_mutex_lock(&r->land_lock);
+	atomic_fetch_add(&r->wr_landed, 1);
+	pthread_cond_broadcast(&r->landed);
+	pthread_mutex_unlock(&r->land_lock);
+}
+
+static uint64_t rs_writes_sent(const struct emu_store *s)
+{
+	return crs_of(s)->wr_sent;
+}
+
+/* Until @n write_async pieces landed since the open; touches nothing the
+ * device lock guards, so it may wait without it. */
+static void rs_writes_wait(struct emu_store *s, uint64_t n)
+{
+	struct rbd_store *r = rs_of(s);
+
+	pthread_mutex_lock(&r->land_lock);
+	while (atomic_load(&r->wr_landed) < n)
+		pthread_cond_wait(&r->landed, &r->land_lock);
+	pthread_mutex_unlock(&r->land_lock);
+}
+
 /*
  * rbd_aio_write, left in flight until rs_wait or the next synchronous
  * operation; @buf must stay as it is until then.  A write overlapping
@@ -504,7 +543,7 @@ static int rs_write_async(struct emu_store *s, uint64_t off, const void *buf,
 	while (len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 		struct rbd_inflight *w = &r->wr[r->nwr];
-		int ret = rbd_aio_create_completion(NULL, NULL, &w->c);
+		int ret = rbd_aio_create_completion(r, write_landed, &w->c);
 
 		if (ret)
 			return ret;
@@ -513,6 +552,7 @@ static int rs_write_async(struct emu_store *s, uint64_t off, const void *buf,
 			rbd_aio_release(w->c);
 			return ret;
 		}
+		r->wr_sent++;
 		w->off = off;
 		w->len = n;
 		r->nwr++;
@@ -848,6 +888,8 @@ static const struct emu_store_ops rbd_ops = {
 	.write_async = rs_write_async,
 	.wait = rs_wait,
 	.read_async = rs_read_async,
+	.writes_sent = rs_writes_sent,
+	.writes_wait = rs_writes_wait,
 	.compare_write = rs_compare_write,
 	.caw_max = RBD_CAW_SECTOR,
 	.punch = rs_punch,
@@ -896,6 +938,9 @@ int emu_store_rbd_new(const char *path, const struct emu_store_opts *o,
 		return emu_seterr(err, errlen, -ENOMEM, "out of memory");
 	r->base.ops = &rbd_ops;
 	r->base.size = size;
+	pthread_mutex_init(&r->land_lock, NULL);
+	pthread_cond_init(&r->landed, NULL);
+	atomic_init(&r->wr_landed, 0);
 	r->base.path = strdup(path);
 	ret = r->base.path ? split_path(r, path, err, errlen) :
 	      emu_seterr(err, errlen, -ENOMEM, "out of memory");
