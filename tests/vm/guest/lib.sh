@@ -132,8 +132,13 @@ start_tcmu() {	# dbus, then tcmu-runner with Debian's handlers + ours
 # the LUN must serve again (within 150 s) and every chunk made durable
 # before the kill read back.  WHAT names the LUN in the results.
 kill_tcmu_in_stream() {
-	local dev=$1 what=$4 slog=/scratch/stream.$1.log wp t0 o lost n
+	local dev=$1 what=$4 slog=/scratch/stream.$1.log wp t0 o lost n tmo
 	rm -f "$slog"
+	# the kernel waits as long as this test does (150 s below) before it
+	# aborts a command: sd's 30 s default would start the error handler,
+	# which offlines the disk while the gateway is still reopening
+	tmo=$(cat /sys/block/$dev/device/timeout)
+	echo 150 > /sys/block/$dev/device/timeout
 	$vmtool stream /dev/$dev "$slog" "$2" "$3" 2>/tmp/stream.err &
 	wp=$!
 	sleep 4
@@ -160,6 +165,7 @@ kill_tcmu_in_stream() {
 	else
 		fail "kill -9 ($what): $o"
 	fi
+	echo "$tmo" > /sys/block/$dev/device/timeout
 }
 tcmu_on_bus() {
 	dbus-send --system --print-reply --dest=org.freedesktop.DBus \
