@@ -56,6 +56,7 @@ cluster_rw() {
 # Every suite below names its images with this run's prefix.
 export FHINT_B=$b
 export FHINT_POOL=rbd
+export FHINT_CEPH_TESTS=$here
 
 # fhint-conform against an RBD-backed LUN: the same results, test by
 # test, as against a file-backed LUN of the same configuration.
@@ -131,6 +132,17 @@ inflight_same() {
 		tail -n 1 "$t/handler.out"
 	fi
 	rm -rf "$t"
+}
+
+# READs that fail after they went out: the OSDs stopped until the
+# cluster's timeout= (5 s) ends them, then the LUN's client blocklisted
+# with READs in flight (tests/ceph/fault.sh makes the faults); each
+# command reaped with its sense, WRITEs refused, the close returns, and
+# another process reopens the LUN and finds every acknowledged block.
+read_failures() {
+	"$FHINT_B/tests/ceph/fhint-readfail" \
+		-H "$FHINT_CEPH_TESTS/fault.sh $FHINT_POOL/readfail" \
+		"rbd:$FHINT_POOL/readfail?size=64M&lbs=4096&profile=thin&create=1&timeout=5"
 }
 
 # Two processes: the second is refused while the owner lives, takes over
@@ -230,6 +242,7 @@ step "rbd: kill -9 cycles of a writer lose nothing" crash_cycles
 step "rbd: kill -9 cycles, 16 commands in flight, lose nothing" crash_queued
 step "rbd: COMPARE AND WRITE through rbd_compare_and_write" caw_same
 step "rbd: commands in flight answer as one at a time" inflight_same
+step "rbd: READs failing in flight (OSDs stopped, client blocklisted)" read_failures
 step "rbd: one owner; failover between two processes" failover
 step "rbd: bad input gets one line and a clean exit" bad_input
 
