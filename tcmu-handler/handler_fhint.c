@@ -18,6 +18,12 @@
  * command, so every command runs as initiator 0 of the emulator: unit
  * attentions are reported once for all initiators together (the first one
  * to send a command after the event gets it).  See spec-notes/tcmu.md.
+ *
+ * Environment, read once by handler_init():
+ *   FHINT_TCMU_LOCK_WAIT_S   how long the open of an RBD LUN whose lock
+ *                            another live client holds is tried again
+ *                            before it fails (seconds, 0..3600; default
+ *                            60; below, open_emu)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -180,10 +186,37 @@ static bool cfg_key_is(const char *config, const char *key, const char *val)
  * dead client's watch on the image expires (osd_client_watch_timeout, 30 s
  * by default; spec-notes/ceph.md, "Failover"): the open of a restarted
  * tcmu-runner is refused with -EBUSY until then, and is tried again every
- * half second for this long before the LUN is given up.
+ * half second for lock_wait_ms (FHINT_TCMU_LOCK_WAIT_S, default 60 s)
+ * before the LUN is given up.
  */
-#define FHINT_TCMU_LOCK_WAIT_MS	60000
-#define FHINT_TCMU_LOCK_STEP_MS	500
+#define FHINT_TCMU_LOCK_WAIT_ENV	"FHINT_TCMU_LOCK_WAIT_S"
+#define FHINT_TCMU_LOCK_WAIT_S		60
+#define FHINT_TCMU_LOCK_WAIT_MAX_S	3600
+#define FHINT_TCMU_LOCK_STEP_MS		500
+
+static int lock_wait_ms = FHINT_TCMU_LOCK_WAIT_S * 1000;
+
+/* FHINT_TCMU_LOCK_WAIT_S, once (handler_init): a number of seconds in
+ * range, else the default and a log line. */
+static void lock_wait_init(void)
+{
+	const char *v = getenv(FHINT_TCMU_LOCK_WAIT_ENV);
+	char *end;
+	long s;
+
+	if (!v)
+		return;
+	errno = 0;
+	s = strtol(v, &end, 10);
+	if (errno || end == v || *end || s < 0 ||
+	    s > FHINT_TCMU_LOCK_WAIT_MAX_S) {
+		tcmu_warn("fhint: %s=%s is not 0..%d seconds; the open of a "
+			  "locked RBD LUN waits %d s\n", FHINT_TCMU_LOCK_WAIT_ENV,
+			  v, FHINT_TCMU_LOCK_WAIT_MAX_S, FHINT_TCMU_LOCK_WAIT_S);
+		return;
+	}
+	lock_wait_ms = (int)s * 1000;
+}
 
 static bool cfg_is_rbd(const char *config)
 {
@@ -203,11 +236,17 @@ static int open_emu(struct tcmu_device *dev, const char *config,
 	if (ret != -EBUSY || !cfg_is_rbd(config))
 		return ret;
 	tcmu_dev_info(dev, "fhint: %s; waiting up to %d s for the owner's "
-		      "watch to expire\n", err, FHINT_TCMU_LOCK_WAIT_MS / 1000);
-	for (int waited = 0; ret == -EBUSY && waited < FHINT_TCMU_LOCK_WAIT_MS;
+		      "watch to expire\n", err, lock_wait_ms / 1000);
+	for (int waited = 0; ret == -EBUSY && waited < lock_wait_ms;
 	     waited += FHINT_TCMU_LOCK_STEP_MS) {
 		nanosleep(&step, NULL);
 		ret = fhint_emu_open(config, emu, err, errlen);
+	}
+	if (ret == -EBUSY) {
+		size_t n = strnlen(err, errlen - 1);
+
+		snprintf(err + n, errlen - n, "; given up after %d s",
+			 lock_wait_ms / 1000);
 	}
 	return ret;
 }
@@ -733,6 +772,7 @@ int handler_init(void);
 int handler_init(void)
 {
 	fhint_set_log(fhint_tcmu_log, NULL);
+	lock_wait_init();
 	snprintf(cfg_desc, sizeof(cfg_desc),
 		 "[PATH][?KEY=VALUE[&KEY=VALUE]...]: PATH is the backing file "
 		 "(empty: anonymous memory; create=1 makes it); size and lbs "

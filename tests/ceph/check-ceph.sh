@@ -145,6 +145,25 @@ read_failures() {
 		"rbd:$FHINT_POOL/readfail?size=64M&lbs=4096&profile=thin&create=1&timeout=5"
 }
 
+# handler_fhint's open of an RBD LUN whose lock another live process
+# holds (tests/tcmu/handler_smoke, a holder process of its own): tried
+# again every 500 ms for FHINT_TCMU_LOCK_WAIT_S; the holder stays (the
+# open fails, -EBUSY, one line), closes the LUN or is killed while the
+# open waits (the open then succeeds and reads the holder's data).
+handler_lock_wait() {
+	local so=$FHINT_B/tcmu-handler/.libs/handler_fhint.so
+	local h=$FHINT_B/tests/tcmu/handler_smoke m
+	[ -x "$h" ] || { echo "no handler_smoke (tcmu headers missing)"; return 0; }
+	for m in busy handover killed; do
+		FHINT_TCMU_LOCK_WAIT_S=$([ $m = busy ] && echo 3 || echo 60) \
+			"$h" "$so" "fhint/?rbd=$FHINT_POOL/lock-$m&profile=thin&create=1" \
+			$m >"$FHINT_CEPH_DIR/lock-$m.out"
+		grep -E 'waiting up to|cannot open|broke the' \
+			"$FHINT_CEPH_DIR/lock-$m.out" | sed "s/^ */$m: /"
+		echo "$m: $(tail -n 1 "$FHINT_CEPH_DIR/lock-$m.out")"
+	done
+}
+
 # Two processes: the second is refused while the owner lives, takes over
 # when it is killed, loses nothing; the time is reported.
 failover() {
@@ -243,6 +262,7 @@ step "rbd: kill -9 cycles, 16 commands in flight, lose nothing" crash_queued
 step "rbd: COMPARE AND WRITE through rbd_compare_and_write" caw_same
 step "rbd: commands in flight answer as one at a time" inflight_same
 step "rbd: READs failing in flight (OSDs stopped, client blocklisted)" read_failures
+step "handler: the open waits for an RBD LUN's lock, or gives up" handler_lock_wait
 step "rbd: one owner; failover between two processes" failover
 step "rbd: bad input gets one line and a clean exit" bad_input
 

@@ -2,7 +2,7 @@
 /*
  * handler_smoke.c - load handler_fhint.so without tcmu-runner or a kernel.
  *
- *     handler_smoke [PATH/handler_fhint.so [CFGSTRING]]
+ *     handler_smoke [PATH/handler_fhint.so [CFGSTRING [busy|handover|killed]]]
  *
  * The few tcmu-runner / libtcmu functions the handler calls are stubbed
  * here and exported from this executable (link with -rdynamic), so
@@ -14,7 +14,9 @@
  * handle_cmd returned; a command is finished when done is called, at once
  * or, for a timed LUN, later from the handler's completion thread.
  * With CFGSTRING (make check-ceph: an RBD-backed LUN) only the commands
- * in flight on that LUN.  Prints "N passed, N failed"; exit status 0 when
+ * in flight on that LUN; with a mode after it, the open while another
+ * process holds that LUN's lock (lock_wait below: it stays, it closes the
+ * LUN, it is killed).  Prints "N passed, N failed"; exit status 0 when
  * nothing failed.
  */
 #include <dlfcn.h>
@@ -25,8 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tcmu-runner.h"
 #include "libtcmu.h"
@@ -119,11 +126,41 @@ size_t tcmu_memcpy_from_iovec(void *dest, size_t len, struct iovec *iovec,
 	return done;
 }
 
+/* The log lines the lock wait tests look for: the open's wait for an
+ * RBD LUN's lock (info), and the err lines that hold @lock_err. */
+#define LOCK_WAIT_LINE	"waiting up to"
+#define LOCK_BUSY_LINE	"in use by the client at"
+#define LOCK_GIVEUP	"given up after"
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t log_cond = PTHREAD_COND_INITIALIZER;
+static int nr_lock_waits, nr_busy_err;
+
 static void log_msg(const char *lvl, const char *fn, int line,
 		    const char *fmt, va_list ap)
 {
-	printf("    [%s %s:%d] ", lvl, fn, line);
-	vprintf(fmt, ap);
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	printf("    [%s %s:%d] %s", lvl, fn, line, msg);
+	fflush(stdout);
+	pthread_mutex_lock(&log_lock);
+	if (!strcmp(lvl, "info") && strstr(msg, LOCK_WAIT_LINE))
+		nr_lock_waits++;
+	if (!strcmp(lvl, "err") && strstr(msg, LOCK_BUSY_LINE) &&
+	    strstr(msg, LOCK_GIVEUP) &&
+	    strchr(msg, '\n') == msg + strlen(msg) - 1)
+		nr_busy_err++;
+	pthread_cond_broadcast(&log_cond);
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* Until the handler's open logged that it waits for the lock. */
+static void wait_for_lock_wait(void)
+{
+	pthread_mutex_lock(&log_lock);
+	while (!nr_lock_waits)
+		pthread_cond_wait(&log_cond, &log_lock);
+	pthread_mutex_unlock(&log_lock);
 }
 
 void tcmu_err_message(struct tcmu_device *dev, const char *funcname,
@@ -396,6 +433,165 @@ static void async_lun(struct tcmu_device *dev, const char *cfg, int rounds,
 }
 
 /*
+ * The open of an RBD LUN whose lock another live client holds
+ * (handler_fhint.c open_emu: tried again every 500 ms for
+ * FHINT_TCMU_LOCK_WAIT_S).  The holder is this program again, in a
+ * process of its own ("hold": opens the LUN through the handler, writes
+ * LOCK_DATA_LBA, says 'O' on fd 3, keeps the LUN until its stdin ends,
+ * then closes it).
+ */
+extern char **environ;
+
+#define LOCK_DATA_LBA	8
+#define HOLD_FD		3
+
+static void lock_pattern(uint8_t *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (uint8_t)(i * 13 + 5);
+}
+
+static int hold(struct tcmu_device *dev, const char *cfg)
+{
+	uint8_t w10[10] = { 0x2a, 0, 0, 0, 0, LOCK_DATA_LBA, 0, 0, 8, 0 };
+	uint8_t buf[4096], sense[SENSE_BUFFERSIZE];
+	char c;
+
+	dev->cfgstring = cfg;
+	if (registered->open(dev, false))
+		return 1;
+	run(dev, tur, 6, NULL, 0, sense);	/* power on */
+	lock_pattern(buf, sizeof(buf));
+	if (run(dev, w10, 10, buf, sizeof(buf), NULL) != TCMU_STS_OK)
+		return 1;
+	if (write(HOLD_FD, "O", 1) != 1)
+		return 1;
+	while (read(0, &c, 1) > 0)
+		;
+	registered->close(dev);
+	return failed ? 1 : 0;
+}
+
+/* The holder started and holding the LUN; its pid, its stdin in *@in. */
+static pid_t holder_start(const char *self, const char *so, const char *cfg,
+			  int *in)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)self, (char *)so, (char *)cfg,
+			 (char *)"hold", NULL };
+	int to[2], from[2];
+	pid_t pid = -1;
+	char c = 0;
+
+	if (pipe(to) || pipe(from))
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, to[0], 0);
+	posix_spawn_file_actions_adddup2(&fa, from[1], HOLD_FD);
+	posix_spawn_file_actions_addclose(&fa, to[1]);
+	posix_spawn_file_actions_addclose(&fa, from[0]);
+	fflush(NULL);
+	if (posix_spawn(&pid, self, &fa, NULL, argv, environ))
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	close(to[0]);
+	close(from[1]);
+	if (pid > 0 && (read(from[0], &c, 1) != 1 || c != 'O')) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		pid = -1;
+	}
+	close(from[0]);
+	if (pid < 0)
+		close(to[1]);
+	else
+		*in = to[1];
+	return pid;
+}
+
+/* The holder's end: 0 when it closed the LUN and exited 0. */
+static int holder_wait(pid_t pid)
+{
+	int st;
+
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -1;
+}
+
+struct opener {
+	struct tcmu_device *dev;
+	int ret;
+};
+
+static void *opener_run(void *arg)
+{
+	struct opener *o = arg;
+
+	o->ret = registered->open(o->dev, false);
+	return NULL;
+}
+
+/* The LUN opened after the wait: what the holder wrote reads back. */
+static void lock_taken_over(struct tcmu_device *dev)
+{
+	uint8_t r10[10] = { 0x28, 0, 0, 0, 0, LOCK_DATA_LBA, 0, 0, 8, 0 };
+	uint8_t want[4096], got[4096], sense[SENSE_BUFFERSIZE];
+
+	CHECK(dev->priv != NULL);
+	if (!dev->priv)
+		return;
+	CHECK(run(dev, tur, 6, NULL, 0, sense) == TCMU_STS_PASSTHROUGH_ERR);
+	lock_pattern(want, sizeof(want));
+	memset(got, 0, sizeof(got));
+	CHECK(run(dev, r10, 10, got, sizeof(got), NULL) == TCMU_STS_OK);
+	CHECK(!memcmp(got, want, sizeof(got)));
+	registered->close(dev);
+	CHECK(dev->priv == NULL);
+}
+
+/*
+ * @mode "busy": the holder stays; the open fails (-EBUSY, no device)
+ * after the wait, with one err line naming the owner and the wait.
+ * "handover": the holder closes the LUN while the open waits; "killed":
+ * it is killed (SIGKILL) while the open waits, and its watch expires:
+ * either way the open then succeeds and reads what the holder wrote.
+ */
+static void lock_wait(const char *self, const char *so,
+		      struct tcmu_device *dev, const char *cfg,
+		      const char *mode)
+{
+	struct opener o = { dev, 0 };
+	pthread_t t;
+	int in = -1;
+	pid_t pid = holder_start(self, so, cfg, &in);
+
+	CHECK(pid > 0);
+	if (pid <= 0)
+		return;
+	dev->cfgstring = cfg;
+	if (!strcmp(mode, "busy")) {
+		CHECK(registered->open(dev, false) == -EBUSY);
+		CHECK(dev->priv == NULL);
+		CHECK(nr_lock_waits == 1);
+		CHECK(nr_busy_err == 1);
+		close(in);
+		CHECK(holder_wait(pid) == 0);
+		return;
+	}
+	CHECK(pthread_create(&t, NULL, opener_run, &o) == 0);
+	wait_for_lock_wait();
+	if (!strcmp(mode, "killed"))
+		kill(pid, SIGKILL);
+	close(in);
+	holder_wait(pid);
+	pthread_join(t, NULL);
+	CHECK(o.ret == 0);
+	CHECK(nr_lock_waits == 1);
+	lock_taken_over(dev);
+}
+
+/*
  * A timed LUN (timing=tlc, the real clock): a program of 1 s and no
  * write buffer, reads of 0.2 s, keep the commands in flight while the
  * worker goes on.
@@ -443,6 +639,17 @@ int main(int argc, char **argv)
 	 * queue, one command at a time (the per-device bounce buffer) */
 	CHECK(registered->nr_threads == 1);
 	CHECK(!registered->read && !registered->write && !registered->flush);
+	/* an RBD LUN's lock held by another process (make check-ceph) */
+	if (stored_cfg && argc > 3 && !strcmp(argv[3], "hold")) {
+		int ret = hold(&dev, stored_cfg);
+
+		dlclose(h);
+		return ret;
+	}
+	if (stored_cfg && argc > 3) {
+		lock_wait(argv[0], path, &dev, stored_cfg, argv[3]);
+		goto done;
+	}
 	/* a LUN on a store that keeps I/O in flight (make check-ceph: an
 	 * RBD image): asynchronous as a timed one, several rounds */
 	if (stored_cfg) {
