@@ -609,6 +609,18 @@ static int cmd_finish(struct tcmu_device *dev, struct tcmulib_cmd *cmd,
 	}
 }
 
+/*
+ * READ(6), READ(10), READ(12), READ(16) (SBC-4: Data-In only) take no
+ * Data-Out: their copy in several pieces is not gathered, only scattered
+ * back (din_done bytes of it, the rest zeroed: no stale byte of the copy
+ * goes out).
+ */
+static bool no_data_out(uint8_t opcode)
+{
+	return opcode == FHINT_OP_READ_6 || opcode == FHINT_OP_READ_10 ||
+	       opcode == FHINT_OP_READ_12 || opcode == FHINT_OP_READ_16;
+}
+
 /* The command's inputs in @ec: the CDB, and its data in @buf (NULL: the
  * one iovec itself). */
 static void cmd_prepare(struct tcmulib_cmd *cmd, struct fhint_emu_cmd *ec,
@@ -625,7 +637,7 @@ static void cmd_prepare(struct tcmulib_cmd *cmd, struct fhint_emu_cmd *ec,
 		 * directly (it never does both for one command).
 		 */
 		buf = cmd->iovec[0].iov_base;
-	} else if (len) {
+	} else if (len && !no_data_out(cmd->cdb[0])) {
 		/* several pieces: one contiguous copy serves as both */
 		iov_gather(buf, cmd->iovec, cmd->iov_cnt);
 	}

@@ -13,7 +13,13 @@
 #   - `rbd bench` on an image of the same pool, with librbd's cache off as
 #     the RBD store has it (--rbd_cache=false: a write is acknowledged once
 #     the OSDs have it): the same patterns with 1 and 16 I/Os in flight;
-#   - failover: fhint-failover -n 10 (median and max).
+#   - failover: fhint-failover -n 10 (median and max);
+#   - 1 MiB sequential read on the same image, same pattern: an RBD LUN
+#     that wrote 256 MiB reads them (fhint-bench-rbd -f seqread_1m_mbs, 1
+#     and 16 in flight), then, the LUN closed, fio's rbd engine reads the
+#     same bytes of its image in the same order with 1 and 16 in flight
+#     (one rbd_aio_read per 1 MiB, as tcmu-runner's handler_rbd serves a
+#     READ), librbd's cache off.
 #
 # Prints a markdown table with the ratios.  FHINT_BENCH_SECONDS (default
 # 5) per figure.
@@ -59,6 +65,26 @@ for th in 1 16; do
 done
 rbd rm --no-progress rbd/rbdbench
 
+# fio's rbd engine, 1 MiB sequential reads of the first 256 MiB of
+# image $1 with $2 in flight, librbd's cache off: MB/s
+conf=$t/nocache.conf
+awk '{ print } $0 == "[client]" { print "rbd_cache = false"; n++ }
+     END { if (!n) print "[client]\nrbd_cache = false" }' "$CEPH_CONF" >"$conf"
+fioread() {
+	CEPH_CONF=$conf fio --name=seqread --ioengine=rbd --clientname=admin \
+		--pool=rbd --rbdname="$1" --rw=read --bs=1M --iodepth="$2" \
+		--size=256M --time_based --runtime="$secs" \
+		--output-format=terse --terse-version=3 2>/dev/null |
+		awk -F';' '{ printf "%.1f", $7 * 1024 / 1e6 }'	# KiB/s
+}
+echo "bench-ceph: 1 MiB sequential read, LUN and fio on one image" >&2
+lunread() {	# [-q DEPTH]
+	"$b/bench/fhint-bench-rbd" -t "$secs" -f seqread_1m_mbs "$@" \
+		"rbd:rbd/seqread?$keys" | awk '{ print $2 }'
+}
+sq1=$(lunread) fio1=$(fioread seqread 1)
+sq16=$(lunread -q 16) fio16=$(fioread seqread 16)
+
 echo "bench-ceph: fhint-failover -n 10" >&2
 "$b/tests/ceph/fhint-failover" -n 10 "rbd:rbd/failover?size=64M&create=1" \
 	>"$t/failover.out"
@@ -87,6 +113,12 @@ $(row "4 KiB random read, IOPS" randread_4k_iops rr ops)
 | UNMAP of 4095 ranges of 64 KiB (4095 reclaim chunks freed), median of 3 | RBD | file | RBD / file |
 |---|---|---|---|
 | ms | $(r unmap_4095_ms) | $(f unmap_4095_ms) | $(ratio "$(r unmap_4095_ms)" "$(f unmap_4095_ms)") |
+
+| 1 MiB sequential read of the LUN's 256 MiB, MB/s | 1 in flight | 16 in flight |
+|---|---|---|
+| fhint LUN on RBD | $sq1 | $sq16 |
+| fio, rbd engine, on its image | $fio1 | $fio16 |
+| LUN / fio | $(ratio "$sq1" "$fio1") | $(ratio "$sq16" "$fio16") |
 
 $(grep '^failover: 10 rounds' "$t/failover.out")
 EOF
