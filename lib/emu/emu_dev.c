@@ -362,7 +362,9 @@ static bool group_room(struct emu_dev *dev)
 /*
  * READs in flight (emu_dev_reads.c): a READ(10) or READ(16) submitted,
  * of at most EMU_READ_XFER_MAX bytes (one librbd call per run of mapped
- * blocks).  Every command but a READ waits for them first.
+ * blocks); overwrites in flight: WRITEs of the group that change no
+ * metadata (emu_media_group.c).  Every command but a READ or a WRITE of
+ * the group waits for them first.
  */
 #define EMU_READ_XFER_MAX	(16u << 20)
 
@@ -372,14 +374,17 @@ static bool is_read(uint8_t opcode)
 	       opcode == FHINT_OP_READ_12 || opcode == FHINT_OP_READ_16;
 }
 
-/* A READ in flight for @c, or NULL: it runs as exec's. */
-static struct emu_rd *reads_begin(struct emu_dev *dev,
-				  struct fhint_emu_cmd *c, void *tag)
+/* A READ in flight for @c, or a WRITE of the group (@write) that may be
+ * an overwrite in flight; NULL: it runs as exec's, or in the group. */
+static struct emu_rd *inflight_begin(struct emu_dev *dev,
+				     struct fhint_emu_cmd *c, void *tag,
+				     bool write)
 {
 	struct emu_rd *rd;
 
-	if ((c->cdb[0] != FHINT_OP_READ_10 && c->cdb[0] != FHINT_OP_READ_16) ||
-	    c->din_len > EMU_READ_XFER_MAX)
+	if (!write && ((c->cdb[0] != FHINT_OP_READ_10 &&
+			c->cdb[0] != FHINT_OP_READ_16) ||
+		       c->din_len > EMU_READ_XFER_MAX))
 		return NULL;
 	rd = emu_rd_begin(dev, c, tag);
 	if (rd && !emu_media_reads_begin(dev, rd)) {
@@ -393,7 +398,8 @@ static struct emu_rd *reads_begin(struct emu_dev *dev,
 enum run_fate {
 	RUN_DONE,		/* outputs final: on the clock now */
 	RUN_GROUP,		/* in the write group: group_commit */
-	RUN_READ,		/* reading in flight: emu_rd_drain */
+	RUN_INFLIGHT,		/* a READ or an overwrite in flight:
+				 * emu_rd_drain */
 };
 
 /* One command under the lock: its outputs and its modeled times.  Inline
@@ -414,16 +420,20 @@ run(struct emu_dev *dev, struct fhint_emu_cmd *c, bool submitted, void *tag)
 	c->sense_len = 0;
 
 	pthread_mutex_lock(&dev->lock);
-	if (!is_read(c->cdb[0]))
-		emu_rd_wait_all(dev);	/* no overtaking a READ */
 	if (submitted && group_eligible(dev, c) && group_room(dev))
 		defer = emu_media_group_begin(dev);
+	/* no overtaking a READ; nor an overwrite in flight, but for a WRITE
+	 * of the group (the store orders overlapping writes) */
+	if (defer)
+		emu_rd_wait_reads(dev);
+	else if (!is_read(c->cdb[0]))
+		emu_rd_wait_all(dev);
 	if (!defer)	/* anything else: after the group's commit */
 		group_commit(dev);
 	else
 		before = emu_media_group_count(dev);
-	if (submitted && !defer)
-		rd = reads_begin(dev, c, tag);
+	if (submitted)
+		rd = inflight_begin(dev, c, tag, defer);
 	c->submit_ns = dev->timing ? emu_dev_time_begin(dev) : 0;
 	dev->stats.commands++;
 	/* what the medium reported since the last command comes first */
@@ -435,18 +445,14 @@ run(struct emu_dev *dev, struct fhint_emu_cmd *c, bool submitted, void *tag)
 		dispatch(dev, c);
 	emu_dev_media_events(dev, c->initiator);
 	c->complete_ns = dev->timing ? emu_dev_time_end(dev) : 0;
-	if (defer) {
-		emu_media_group_cmd_done(dev);
-		if (emu_media_group_count(dev) > before) {
-			dev->grp[dev->ngrp++] = (struct emu_group_cmd){ c, tag };
-			fate = RUN_GROUP;
-		}
+	emu_media_group_cmd_done(dev);
+	/* one or the other: an overwrite does not join the group */
+	if (defer && emu_media_group_count(dev) > before) {
+		dev->grp[dev->ngrp++] = (struct emu_group_cmd){ c, tag };
+		fate = RUN_GROUP;
 	}
-	if (rd) {
-		emu_media_group_cmd_done(dev);
-		if (emu_rd_end(rd))
-			fate = RUN_READ;
-	}
+	if (rd && emu_rd_end(rd))
+		fate = RUN_INFLIGHT;
 	pthread_mutex_unlock(&dev->lock);
 	return fate;
 }
@@ -475,7 +481,7 @@ int fhint_emu_submit(struct fhint_emu *emu, struct fhint_emu_cmd *c,
 		/* a reaper waiting for the clock commits the group */
 		emu_clock_interrupt(dev->clock);
 		return 0;
-	case RUN_READ:
+	case RUN_INFLIGHT:
 		return 0;	/* on the clock when its data landed */
 	default:
 		return emu_clock_push(dev->clock, c->complete_ns, tag);

@@ -15,10 +15,20 @@
  * error) and puts it on the clock.  The callback never takes the device
  * lock, so the device may wait for reads under it (emu_rd_wait_all).
  *
+ * An overwrite in flight is one as well: a submitted WRITE that changes
+ * no metadata (emu_media.c: every block of a thin LUN already mapped)
+ * sends its data with emu_rd_write and completes, on its own, when it
+ * landed (a failure: MEDIUM ERROR, write error).
+ *
  * The rule that keeps them sound (spec-notes/ceph.md): every command
- * other than a READ waits for the reads in flight before it runs, under
- * the device lock, so nothing that changes the medium or the map
- * overtakes a read it could affect.
+ * other than a READ or a WRITE of the write group waits for the reads
+ * and overwrites in flight before it runs, under the device lock, so
+ * nothing that deallocates, zeroes or syncs overtakes them.  A WRITE of
+ * the group waits for the READs only: an overwrite in flight is a write
+ * in flight like its own, and the store orders overlapping writes.  A
+ * READ waits for nothing here: the store sends no read before the writes
+ * in flight landed (emu_store_read_async), so it sees every WRITE
+ * submitted before it.
  *
  * Internal emulator symbols, not part of the libfhint API.
  */
@@ -36,6 +46,7 @@ struct emu_rd {
 	atomic_uint pending;		/* pieces in flight, + 1 while issued */
 	atomic_int err;			/* the first failed piece's */
 	unsigned int issued;		/* pieces that went out */
+	bool write;			/* an overwrite (emu_rd_write) */
 	struct emu_rd *next;		/* on the landed list */
 };
 
@@ -44,6 +55,7 @@ void emu_rdq_init(struct emu_rdq *q)
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->idle, NULL);
 	atomic_init(&q->inflight, 0);
+	atomic_init(&q->reads, 0);
 	q->landed = 0;
 	q->head = q->tail = NULL;
 }
@@ -67,6 +79,7 @@ struct emu_rd *emu_rd_begin(struct emu_dev *dev, struct fhint_emu_cmd *c,
 	atomic_init(&rd->pending, 1);
 	atomic_init(&rd->err, 0);
 	rd->issued = 0;
+	rd->write = false;
 	rd->next = NULL;
 	return rd;
 }
@@ -87,7 +100,8 @@ static void rd_put(struct emu_rd *rd)
 		q->head = rd;
 	q->tail = rd;
 	q->landed++;
-	if (atomic_fetch_sub(&q->inflight, 1) == 1)
+	if ((atomic_fetch_sub(&q->inflight, 1) == 1) |
+	    (!rd->write && atomic_fetch_sub(&q->reads, 1) == 1))
 		pthread_cond_broadcast(&q->idle);
 	/* under the lock: a close waiting for the reads (then draining,
 	 * which takes it) cannot free the clock before this */
@@ -120,6 +134,22 @@ int emu_rd_read(struct emu_rd *rd, struct emu_store *s, uint64_t off,
 	return 0;
 }
 
+int emu_rd_write(struct emu_rd *rd, struct emu_store *s, uint64_t off,
+		 const void *buf, size_t len)
+{
+	int ret;
+
+	atomic_fetch_add(&rd->pending, 1);
+	ret = emu_store_write_async_cb(s, off, buf, len, rd_landed, rd);
+	if (ret) {
+		atomic_fetch_sub(&rd->pending, 1);
+		return ret;
+	}
+	rd->issued++;
+	rd->write = true;
+	return 0;
+}
+
 bool emu_rd_end(struct emu_rd *rd)
 {
 	if (!rd->issued) {
@@ -127,6 +157,8 @@ bool emu_rd_end(struct emu_rd *rd)
 		return false;
 	}
 	atomic_fetch_add(&rd->dev->rdq.inflight, 1);
+	if (!rd->write)
+		atomic_fetch_add(&rd->dev->rdq.reads, 1);
 	rd_put(rd);
 	return true;
 }
@@ -140,6 +172,18 @@ void emu_rd_wait_all(struct emu_dev *dev)
 		return;
 	pthread_mutex_lock(&q->lock);
 	while (atomic_load(&q->inflight))
+		pthread_cond_wait(&q->idle, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+}
+
+void emu_rd_wait_reads(struct emu_dev *dev)
+{
+	struct emu_rdq *q = &dev->rdq;
+
+	if (!atomic_load(&q->reads))
+		return;
+	pthread_mutex_lock(&q->lock);
+	while (atomic_load(&q->reads))
 		pthread_cond_wait(&q->idle, &q->lock);
 	pthread_mutex_unlock(&q->lock);
 }
@@ -169,8 +213,10 @@ void emu_rd_drain(struct emu_dev *dev)
 	for (; rd; rd = next) {
 		next = rd->next;
 		if (atomic_load(&rd->err)) {
-			/* as emu_media_read's failure: 03/11/00 */
+			/* as emu_media_read's and do_write's: 03/11/00,
+			 * 03/0C/00 */
 			fhint_check_set(&chk, FHINT_SK_MEDIUM_ERROR,
+					rd->write ? FHINT_ASC_WRITE_ERROR :
 					FHINT_ASC_UNRECOVERED_READ_ERROR, 0x00,
 					-EIO);
 			emu_dev_check_condition(dev, rd->cmd, &chk);

@@ -404,6 +404,8 @@ static int do_write(struct emu_media *m, uint64_t lba, uint64_t nlb,
 
 	if (m->broken)
 		return media_refuse_broken(chk);
+	if (buf && !plen && media_overwrite(m, lba, nlb, buf, group))
+		return 0;
 	/* in a batch (ANCHOR): the pending records and punches go first (a
 	 * chunk this write maps must not be punched after it), and this
 	 * record goes out at once, as outside a batch */
@@ -626,6 +628,9 @@ int emu_media_sync(struct emu_dev *dev, struct fhint_check *chk)
 		if (ret)
 			return ret;
 	}
+	/* the overwrites' counters go with what the sync makes durable */
+	if (m->jr && !m->rdonly && !m->broken && media_counts_flush(m))
+		return media_refuse_broken(chk);
 	/* nothing written since the last sync: nothing to wait for */
 	if (m->store_dirty) {
 		ret = emu_store_sync(m->store);
@@ -709,6 +714,8 @@ void media_reset_counters(struct emu_media *m)
 	m->host_write_blocks = 0;
 	m->unmapped_blocks = 0;
 	memset(m->group_write_blocks, 0, sizeof(m->group_write_blocks));
+	memset(m->count_pending, 0, sizeof(m->count_pending));
+	m->counts_pending = false;
 	if (m->ftl)
 		emu_ftl_reset_stats(m->ftl);
 	if (m->smr)

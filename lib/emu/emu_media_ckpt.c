@@ -192,6 +192,9 @@ int media_compact(struct emu_media *m)
 	}
 	m->compact_warned = false;
 	m->compact_retry = 0;
+	/* the checkpoint holds the counters */
+	memset(m->count_pending, 0, sizeof(m->count_pending));
+	m->counts_pending = false;
 	m->info.rewrites++;
 	m->info.checkpoint_bytes = len;
 	m->jr_dirty = false;	/* the new journal was fsynced */
@@ -268,7 +271,7 @@ static int replay_op(struct emu_media *m, const uint8_t *p, size_t len,
 	uint64_t dbytes = len - OP_HDR;
 	int ret;
 
-	if (kind > OP_ANCHOR || group > 63 || dlen != want ||
+	if (kind > OP_COUNT || group > 63 || dlen != want ||
 	    (!dlen && count))
 		return -EINVAL;
 	if (kind == OP_UNMAPV) {
@@ -291,11 +294,17 @@ static int replay_op(struct emu_media *m, const uint8_t *p, size_t len,
 					   fhint_get_le64(r + 8), false);
 		}
 		m->unmapped_blocks += nlb;
+	} else if (kind == OP_COUNT) {
+		if (count || nlb || dbytes)
+			return -EINVAL;
 	} else if ((uint64_t)count * dlen != dbytes || lba > m->nblocks ||
 		   nlb > m->nblocks - lba) {
 		return -EINVAL;
 	}
-	if (kind == OP_WRITE) {
+	if (kind == OP_COUNT) {
+		m->host_write_blocks += lba;
+		m->group_write_blocks[group] += lba;
+	} else if (kind == OP_WRITE) {
 		m->host_write_blocks += nlb;
 		m->group_write_blocks[group] += nlb;
 		if (m->thin)

@@ -19,6 +19,17 @@
  * A READ may read in flight as well (emu_media_reads_begin): its pieces
  * go through emu_rd_read (emu_dev_reads.c) and complete on their own.
  *
+ * So may an overwrite (media_overwrite): a WRITE of the group whose blocks
+ * a thin LUN has mapped already, while no write of the open group has
+ * mapped any (every mapping then is in the journal), changes nothing a
+ * record holds but the counters.  Its data goes out with emu_rd_write,
+ * it completes when that landed, and its counters reach the journal
+ * later as one OP_COUNT record per group number (media_counts_flush: at
+ * the next group's commit, sync or close; a checkpoint holds them too).
+ * A kill before then loses those counts, never data: as a thin
+ * provisioning target writes metadata on allocation only.  A later
+ * write overlapping one in flight waits for it (the store's order).
+ *
  * Internal emulator symbols, not part of the libfhint API.
  */
 #include "config.h"
@@ -28,6 +39,7 @@
 
 #include "emu_media_priv.h"
 #include "emu_store.h"
+#include "emu_thin.h"
 
 bool emu_media_group_begin(struct emu_dev *dev)
 {
@@ -81,9 +93,19 @@ int emu_media_group_end(struct emu_dev *dev, struct fhint_check *chk)
 
 	if (!m || !m->group)
 		return 0;
-	m->group = false;
 	m->group_cmd = false;
+	if (!m->group_n) {
+		/* overwrites only: they complete on their own */
+		m->group = false;
+		emu_journal_batch_end(m->jr);	/* empty: nothing written */
+		return 0;
+	}
+	/* the overwrites' counters ride with the group's records */
+	ret = media_counts_flush(m);
+	m->group = false;
 	dret = emu_store_wait(m->store);
+	if (!dret && ret)
+		dret = ret;
 	if (!dret && m->broken)
 		dret = -EIO;	/* a write of the group saw its data fail */
 	if (dret) {
@@ -135,4 +157,27 @@ int media_group_write(struct emu_media *m, uint64_t off, const void *buf,
 			media_journal_broken(m, ret);
 	}
 	return ret;
+}
+
+int media_overwrite(struct emu_media *m, uint64_t lba, uint64_t nlb,
+		    const void *buf, uint8_t group)
+{
+	size_t len = (size_t)(nlb * m->lbs);
+	bool mapped;
+
+	if (!m->rd || !m->group_cmd || m->group_n || m->batch ||
+	    m->profile != EMU_PROFILE_THIN || len > EMU_STORE_WRITE_CB_MAX)
+		return 0;
+	if (media_model_run(m, lba, nlb, &mapped) < nlb || !mapped)
+		return 0;
+	if (emu_rd_write(m->rd, m->store, lba * m->lbs, buf, len))
+		return 0;	/* it did not go out: as any other write */
+	m->group_cmd = false;	/* not a write of the group */
+	group &= 63;
+	m->host_write_blocks += nlb;
+	m->group_write_blocks[group] += nlb;
+	m->count_pending[group] += nlb;
+	m->counts_pending = true;
+	m->store_dirty = true;
+	return 1;
 }

@@ -57,6 +57,8 @@ struct emu_store;
 #define OP_UNMAPV	3	/* a command's ranges: lba = count, nlb = sum */
 #define OP_ANCHOR	4	/* the whole units of lba, nlb anchored (after
 				 * the OP_UNMAPV that deallocated them) */
+#define OP_COUNT	5	/* overwrites not journaled one by one: lba =
+				 * their blocks of group, nlb 0, no deltas */
 
 #define OP_RANGE	16	/* OP_UNMAPV range: lba (8), nlb (8) */
 
@@ -95,6 +97,10 @@ struct emu_media {
 	uint64_t host_write_blocks;
 	uint64_t unmapped_blocks;
 	uint64_t group_write_blocks[64];
+	/* of which overwrites in flight not yet in the journal (OP_COUNT,
+	 * media_counts_flush) */
+	uint64_t count_pending[64];
+	bool counts_pending;
 	/* a bounce buffer of MEDIA_CHUNK bytes */
 	uint8_t *bounce;
 	bool rdonly;			/* ro=1: the files are never written */
@@ -179,6 +185,9 @@ void media_op_begin(struct emu_media *m);
  * journal is then broken: the medium refuses every later change). */
 int media_op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 		    uint64_t lba, uint64_t nlb);
+/* The overwrites' counters not yet journaled, as OP_COUNT records
+ * (a sync, a group's commit, a close); 0 or a negative errno (broken). */
+int media_counts_flush(struct emu_media *m);
 /* An operation that failed: record what the model did anyway. */
 void media_op_fail(struct emu_media *m);
 /* Room for @need bytes of record being built: 0 or -ENOMEM. */
@@ -198,6 +207,12 @@ int media_unmap(struct emu_media *m, uint64_t lba, uint64_t nlb,
  * 0 or a negative errno (the write did not go out). */
 int media_group_write(struct emu_media *m, uint64_t off, const void *buf,
 		      size_t len);
+/* A WRITE of the write group that changes no metadata (every block of a
+ * thin LUN mapped): its data in flight with the command's emu_rd, the
+ * command completing when it landed, its counters journaled later
+ * (OP_COUNT).  1 taken, 0 not this kind (write it as any other). */
+int media_overwrite(struct emu_media *m, uint64_t lba, uint64_t nlb,
+		    const void *buf, uint8_t group);
 /* Write the batch's records, then punch what they freed. */
 int media_batch_flush(struct emu_media *m, struct fhint_check *chk);
 /* Shingled: punch the zones from @first (@count of them) now empty. */

@@ -115,6 +115,26 @@ int media_op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 	return 0;
 }
 
+int media_counts_flush(struct emu_media *m)
+{
+	int ret;
+
+	if (!m->counts_pending)
+		return 0;
+	for (unsigned int g = 0; g < 64; g++) {
+		if (!m->count_pending[g])
+			continue;
+		media_op_begin(m);
+		ret = media_op_commit(m, OP_COUNT, (uint8_t)g,
+				      m->count_pending[g], 0);
+		if (ret)
+			return ret;
+		m->count_pending[g] = 0;
+	}
+	m->counts_pending = false;
+	return 0;
+}
+
 void media_op_fail(struct emu_media *m)
 {
 	if (m->ndeltas)

@@ -227,8 +227,10 @@ struct emu_dev {
 	/* submitted READs in flight (emu_dev_reads.c) */
 	struct emu_rdq {
 		pthread_mutex_t lock;
-		pthread_cond_t idle;	/* inflight reached 0 */
-		atomic_uint inflight;	/* READs with pieces in flight */
+		pthread_cond_t idle;	/* inflight or reads reached 0 */
+		atomic_uint inflight;	/* READs and overwrites with pieces
+					 * in flight */
+		atomic_uint reads;	/* of which READs */
 		unsigned int landed;	/* on the list, not yet reaped */
 		struct emu_rd *head, *tail;	/* landed, in that order */
 	} rdq;
@@ -253,8 +255,15 @@ struct emu_rd *emu_rd_begin(struct emu_dev *dev, struct fhint_emu_cmd *c,
 			    void *tag);
 int emu_rd_read(struct emu_rd *rd, struct emu_store *s, uint64_t off,
 		void *buf, size_t len);
+/* An overwrite in flight: the data of a WRITE that changes no metadata
+ * (emu_store_write_async_cb), completed as a READ is (03/0C/00 when it
+ * failed). */
+int emu_rd_write(struct emu_rd *rd, struct emu_store *s, uint64_t off,
+		 const void *buf, size_t len);
 bool emu_rd_end(struct emu_rd *rd);
 void emu_rd_wait_all(struct emu_dev *dev);
+/* Until no READ has a piece in flight (the overwrites may). */
+void emu_rd_wait_reads(struct emu_dev *dev);
 void emu_rd_drain(struct emu_dev *dev);
 unsigned int emu_rd_count(struct emu_dev *dev);
 /* CHECK CONDITION with @chk's sense for @c (emu_dev.c). */

@@ -138,7 +138,19 @@ int emu_store_write_async(struct emu_store *s, uint64_t off, const void *buf,
 	if (!emu_store_async(s))
 		return emu_store_write(s, off, buf, len);
 	ret = write_check(s, off, len);
-	return ret ? ret : s->ops->write_async(s, off, buf, len);
+	return ret ? ret : s->ops->write_async(s, off, buf, len, NULL, NULL);
+}
+
+int emu_store_write_async_cb(struct emu_store *s, uint64_t off,
+			     const void *buf, size_t len,
+			     void (*done)(void *arg, int res), void *arg)
+{
+	int ret;
+
+	if (!emu_store_async(s))
+		return -ENOTSUP;
+	ret = write_check(s, off, len);
+	return ret ? ret : s->ops->write_async(s, off, buf, len, done, arg);
 }
 
 size_t emu_store_compare_write_max(const struct emu_store *s)

@@ -131,6 +131,19 @@ int emu_store_write_async(struct emu_store *s, uint64_t off, const void *buf,
 			  size_t len);
 int emu_store_wait(struct emu_store *s);
 /*
+ * A write in flight that completes on its own, as emu_store_read_async
+ * (below) does: 0 when it went out (@len at most 1 MiB, one librbd call),
+ * then @done(@arg, res) once from librbd's thread, res 0 or a negative
+ * errno, which is the caller's: emu_store_wait does not report it.  It
+ * is in flight as emu_store_write_async's writes are (a later overlapping
+ * write waits for it, every other operation of the store waits for it).
+ * -ENOTSUP without emu_store_async.
+ */
+#define EMU_STORE_WRITE_CB_MAX	(1u << 20)
+int emu_store_write_async_cb(struct emu_store *s, uint64_t off,
+			     const void *buf, size_t len,
+			     void (*done)(void *arg, int res), void *arg);
+/*
  * The writes in flight counted since the open (pieces of
  * emu_store_write_async): sent, and a wait until @n of them landed,
  * which touches nothing of the store but its count, so it may run

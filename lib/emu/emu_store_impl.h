@@ -29,9 +29,12 @@ struct emu_store_ops {
 	int (*write)(struct emu_store *s, uint64_t off, const void *buf,
 		     size_t len);
 	/* optional: a write left in flight (@buf kept until wait); wait:
-	 * all in flight done, the first write failure since the last wait */
+	 * all in flight done, the first write failure since the last wait.
+	 * @done (NULL: none) is called once when it landed, and its failure
+	 * is the caller's, not wait's (emu_store_write_async_cb) */
 	int (*write_async)(struct emu_store *s, uint64_t off, const void *buf,
-			   size_t len);
+			   size_t len, void (*done)(void *arg, int res),
+			   void *arg);
 	int (*wait)(struct emu_store *s);
 	/* optional, with write_async: pieces write_async sent since the
 	 * open; wait until @n of them landed (without the device lock) */

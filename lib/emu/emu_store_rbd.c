@@ -10,7 +10,9 @@
  *                      (reads of several commands in flight at once)
  *   write_async        rbd_aio_write, left in flight (the write group of
  *                      emu_media_group.c: several WRITEs' data on the
- *                      wire at once); wait collects them
+ *                      wire at once); wait collects them; with a done
+                      (write_async_cb), an overwrite that completes on
+                      its own (emu_dev_reads.c)
  *   compare_write      rbd_compare_and_write (COMPARE AND WRITE of one
  *                      512-byte sector, all librbd 16.2 takes)
  *   WRITE SAME         rbd_writesame: one block sent, the OSDs repeat it
@@ -91,6 +93,7 @@ struct rbd_store {
 	struct rbd_inflight {
 		rbd_completion_t c;
 		uint64_t off, len;
+		bool own;	/* its failure is its caller's (a done) */
 	} wr[RBD_WRITE_INFLIGHT];
 	size_t nwr;
 	int wr_err;		/* the first failure since the last rs_wait */
@@ -144,10 +147,32 @@ static void write_wait(struct rbd_store *r)
 		ret = rbd_aio_get_return_value(r->wr[i].c);
 		rbd_aio_release(r->wr[i].c);
 		/* (librbd completes a write with 0, or with its length) */
-		if (!r->wr_err && ret < 0)
+		if (!r->wr_err && ret < 0 && !r->wr[i].own)
 			r->wr_err = (int)ret;
 	}
 	r->nwr = 0;
+}
+
+/* Forget the writes in flight that landed (their failures kept as
+ * write_wait keeps them), to make room for more. */
+static void write_reap(struct rbd_store *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nwr; i++) {
+		struct rbd_inflight *w = &r->wr[i];
+		ssize_t ret;
+
+		if (!rbd_aio_is_complete(w->c)) {
+			r->wr[n++] = *w;
+			continue;
+		}
+		ret = rbd_aio_get_return_value(w->c);
+		rbd_aio_release(w->c);
+		if (!r->wr_err && ret < 0 && !w->own)
+			r->wr_err = (int)ret;
+	}
+	r->nwr = n;
 }
 
 /* Everything in flight: before any synchronous operation (librbd does
@@ -495,16 +520,60 @@ static bool overlaps_inflight(const struct rbd_store *r, uint64_t off,
 	return false;
 }
 
-/* librbd's callback of a write_async piece: one more landed. */
-static void write_landed(rbd_completion_t c, void *arg)
+/* One more write_async piece landed. */
+static void count_landed(struct rbd_store *r)
 {
-	struct rbd_store *r = arg;
-
-	(void)c;
 	pthread_mutex_lock(&r->land_lock);
 	atomic_fetch_add(&r->wr_landed, 1);
 	pthread_cond_broadcast(&r->landed);
 	pthread_mutex_unlock(&r->land_lock);
+}
+
+/* librbd's callback of a write_async piece. */
+static void write_landed(rbd_completion_t c, void *arg)
+{
+	(void)c;
+	count_landed(arg);
+}
+
+/* A write_async piece with its caller's completion (write_async_cb). */
+struct rbd_write_done {
+	struct rbd_store *r;
+	void (*done)(void *arg, int res);
+	void *arg;
+};
+
+/* librbd's callback of such a piece: the caller told, then counted. */
+static void write_done_landed(rbd_completion_t c, void *arg)
+{
+	struct rbd_write_done *wd = arg;
+	struct rbd_store *r = wd->r;
+	ssize_t ret = rbd_aio_get_return_value(c);
+
+	/* (librbd completes a write with 0, or with its length) */
+	wd->done(wd->arg, ret < 0 ? (int)ret : 0);
+	free(wd);
+	count_landed(r);
+}
+
+/* The completion of one piece: counted only, or with @done. */
+static int write_completion(struct rbd_store *r,
+			    void (*done)(void *arg, int res), void *arg,
+			    rbd_completion_t *c)
+{
+	struct rbd_write_done *wd;
+	int ret;
+
+	if (!done)
+		return rbd_aio_create_completion(r, write_landed, c);
+	wd = malloc(sizeof(*wd));
+	if (!wd)
+		return -ENOMEM;
+	*wd = (struct rbd_write_done){ r, done, arg };
+	ret = rbd_aio_create_completion(wd, write_done_landed, c);
+	if (ret)
+		free(wd);
+	return ret;
 }
 
 static uint64_t rs_writes_sent(const struct emu_store *s)
@@ -531,30 +600,38 @@ static void rs_writes_wait(struct emu_store *s, uint64_t n)
  * they were issued.
  */
 static int rs_write_async(struct emu_store *s, uint64_t off, const void *buf,
-			  size_t len)
+			  size_t len, void (*done)(void *arg, int res),
+			  void *arg)
 {
 	struct rbd_store *r = rs_of(s);
 	const char *p = buf;
 
+	if (done && len > EMU_STORE_WRITE_CB_MAX)
+		return -E2BIG;	/* one piece, one @done */
 	punch_wait(r);
+	if (r->nwr + len / RBD_IO_MAX + 1 > RBD_WRITE_INFLIGHT)
+		write_reap(r);
 	if (overlaps_inflight(r, off, len) ||
 	    r->nwr + len / RBD_IO_MAX + 1 > RBD_WRITE_INFLIGHT)
 		write_wait(r);
 	while (len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 		struct rbd_inflight *w = &r->wr[r->nwr];
-		int ret = rbd_aio_create_completion(r, write_landed, &w->c);
+		int ret = write_completion(r, done, arg, &w->c);
 
 		if (ret)
 			return ret;
 		ret = rbd_aio_write(r->image, off, n, p, w->c);
 		if (ret < 0) {
+			if (done)
+				free(rbd_aio_get_arg(w->c));
 			rbd_aio_release(w->c);
 			return ret;
 		}
 		r->wr_sent++;
 		w->off = off;
 		w->len = n;
+		w->own = done != NULL;
 		r->nwr++;
 		p += n;
 		off += n;
@@ -598,7 +675,10 @@ static int rs_read_async(struct emu_store *s, uint64_t off, void *buf,
 
 	if (len > RBD_IO_MAX)
 		return -EINVAL;
-	aio_wait(r);
+	/* after the discards and the overlapping writes in flight */
+	punch_wait(r);
+	if (overlaps_inflight(r, off, len))
+		write_wait(r);
 	rd = malloc(sizeof(*rd));
 	if (!rd)
 		return -ENOMEM;

@@ -7,7 +7,10 @@
  * string such as rbd:rbd/lun?size=64M&create=1), tells the parent it is
  * open, then writes 8-block WRITE(16)s with FUA=0 at random LBAs of a
  * small region, each block carrying (round, LBA, sequence), and reports
- * every acknowledged write over a pipe before the next.  The parent:
+ * every acknowledged write over a pipe before the next; with -q DEPTH,
+ * DEPTH such WRITEs in flight at once (fhint_emu_submit and
+ * fhint_emu_reap, as handler_fhint serves them), never two to one LBA.
+ * The parent:
  *
  *   1. opens the LUN while the owner lives: it must be refused with
  *      -EBUSY and one line naming the owner ("in use by the client at ADDR");
@@ -17,10 +20,10 @@
  *      owner blocklisted), reads the region, and times the failover: from
  *      the kill to the first READ served;
  *   4. checks that every block reads the last acknowledged write to it,
- *      or the one in flight at the kill (SBC-4: an interrupted WRITE may
+ *      or one in flight at the kill (SBC-4: an interrupted WRITE may
  *      or may not have landed), never older data.
  *
- *   fhint-failover [-n ROUNDS] [-s SEED] TARGET
+ *   fhint-failover [-n ROUNDS] [-s SEED] [-q DEPTH] TARGET
  *
  * Prints one line per round and "failover: N rounds, median X s, max Y s,
  * 0 lost".  Exit 0 when every round passed, 1 on a failure, 2 on usage.
@@ -50,6 +53,8 @@
 #define FO_ROUNDS_MAX	100
 #define FO_OPEN_WAIT_S	120		/* the dead owner's watch expires */
 #define FO_ACKS_MIN	20		/* acknowledged writes before a kill */
+#define FO_EXTENTS	(FO_REGION / FO_NLB)
+#define FO_DEPTH_MAX	32		/* -q */
 
 /* Owner -> parent: open, about to write (intent), acknowledged */
 struct fo_msg {
@@ -86,30 +91,41 @@ static void fill(uint8_t *b, uint32_t round, uint64_t lba, uint64_t seq)
 	}
 }
 
-static int rw(struct fhint_emu *emu, bool write, uint64_t lba, uint32_t nlb,
-	      uint8_t *buf)
+/* A READ(16) or WRITE(16) of @nlb blocks at @lba in @c (@cdb its CDB). */
+static int rw_cmd(struct fhint_emu_cmd *c, uint8_t *cdb, bool write,
+		  uint64_t lba, uint32_t nlb, uint8_t *buf)
 {
 	struct fhint_rw_cdb w = { 0 };
-	struct fhint_emu_cmd c;
-	uint8_t cdb[32];
-	int len, ret;
+	int len;
 
 	w.op = write ? FHINT_RW_WRITE_16 : FHINT_RW_READ_16;
 	w.lba = lba;
 	w.nlb = nlb;
-	len = fhint_rw_cdb_encode(&w, cdb, sizeof(cdb));
+	len = fhint_rw_cdb_encode(&w, cdb, 32);
 	if (len < 0)
 		return len;
-	memset(&c, 0, sizeof(c));
-	c.cdb = cdb;
-	c.cdb_len = (size_t)len;
+	memset(c, 0, sizeof(*c));
+	c->cdb = cdb;
+	c->cdb_len = (size_t)len;
 	if (write) {
-		c.dout = buf;
-		c.dout_len = (size_t)nlb * FO_LBS;
+		c->dout = buf;
+		c->dout_len = (size_t)nlb * FO_LBS;
 	} else {
-		c.din = buf;
-		c.din_len = (size_t)nlb * FO_LBS;
+		c->din = buf;
+		c->din_len = (size_t)nlb * FO_LBS;
 	}
+	return 0;
+}
+
+static int rw(struct fhint_emu *emu, bool write, uint64_t lba, uint32_t nlb,
+	      uint8_t *buf)
+{
+	struct fhint_emu_cmd c;
+	uint8_t cdb[32];
+	int ret = rw_cmd(&c, cdb, write, lba, nlb, buf);
+
+	if (ret)
+		return ret;
 	ret = fhint_emu_exec(emu, &c);
 	if (ret)
 		return ret;
@@ -124,8 +140,67 @@ static void say(int fd, uint8_t kind, uint64_t lba, uint64_t seq)
 		_exit(3);
 }
 
+/* A WRITE in flight of the owner. */
+struct fo_slot {
+	struct fhint_emu_cmd c;
+	uint8_t cdb[32];
+	uint8_t buf[FO_NLB * FO_LBS];
+	uint64_t lba, seq;
+};
+
+/* Write an extent with no write in flight, as write number ++*@seq. */
+static void slot_submit(struct fhint_emu *emu, int fd, struct fo_slot *sl,
+			uint32_t round, uint64_t *seed, uint64_t *seq,
+			bool *busy)
+{
+	uint64_t ext;
+
+	do
+		ext = splitmix(seed) % FO_EXTENTS;
+	while (busy[ext]);
+	busy[ext] = true;
+	sl->lba = ext * FO_NLB;
+	sl->seq = ++*seq;
+	for (uint32_t i = 0; i < FO_NLB; i++)
+		fill(sl->buf + i * FO_LBS, round, sl->lba + i, sl->seq);
+	if (rw_cmd(&sl->c, sl->cdb, true, sl->lba, FO_NLB, sl->buf))
+		_exit(4);
+	say(fd, 'I', sl->lba, sl->seq);
+	if (fhint_emu_submit(emu, &sl->c, sl))
+		_exit(4);
+}
+
+/* @depth WRITEs in flight until killed; each reaped one reported. */
+static void write_inflight(struct fhint_emu *emu, int fd, uint32_t round,
+			   uint64_t seed, unsigned int depth)
+{
+	static struct fo_slot slots[FO_DEPTH_MAX];
+	static bool busy[FO_EXTENTS];
+	void *tags[FO_DEPTH_MAX];
+	uint64_t seq = 0;
+
+	for (unsigned int k = 0; k < depth; k++)
+		slot_submit(emu, fd, &slots[k], round, &seed, &seq, busy);
+	for (;;) {
+		int n = fhint_emu_reap(emu, tags, depth, 1000000000);
+
+		if (n < 0)
+			_exit(4);
+		for (int k = 0; k < n; k++) {
+			struct fo_slot *sl = tags[k];
+
+			if (sl->c.status != FHINT_STATUS_GOOD)
+				_exit(4);
+			say(fd, 'A', sl->lba, sl->seq);
+			busy[sl->lba / FO_NLB] = false;
+			slot_submit(emu, fd, sl, round, &seed, &seq, busy);
+		}
+	}
+}
+
 /* The owner: open, then write until killed. */
-static void owner(const char *target, int fd, uint32_t round, uint64_t seed)
+static void owner(const char *target, int fd, uint32_t round, uint64_t seed,
+		  unsigned int depth)
 {
 	uint8_t buf[FO_NLB * FO_LBS];
 	struct fhint_emu *emu;
@@ -146,6 +221,8 @@ static void owner(const char *target, int fd, uint32_t round, uint64_t seed)
 	/* the first command reports the power-on unit attention */
 	rw(emu, false, 0, 1, buf);
 	say(fd, 'O', 0, 0);
+	if (depth > 1)
+		write_inflight(emu, fd, round, seed, depth);
 	for (;;) {
 		uint64_t lba = splitmix(&seed) % (FO_REGION / FO_NLB) * FO_NLB;
 
@@ -160,10 +237,10 @@ static void owner(const char *target, int fd, uint32_t round, uint64_t seed)
 }
 
 /* What the parent knows of each block: the last acknowledged write and
- * the write in flight. */
+ * the writes in flight (one per extent at most). */
 struct fo_state {
 	uint64_t acked[FO_REGION];	/* seq, 0: never written this round */
-	uint64_t pending_lba, pending_seq;
+	uint64_t pending[FO_EXTENTS];	/* seq in flight, 0: none */
 	uint64_t acks;
 	bool open;
 };
@@ -180,12 +257,11 @@ static bool pump(int fd, struct fo_state *st, int timeout_ms)
 	if (m.kind == 'O') {
 		st->open = true;
 	} else if (m.kind == 'I') {
-		st->pending_lba = m.lba;
-		st->pending_seq = m.seq;
+		st->pending[m.lba / FO_NLB] = m.seq;
 	} else {
 		for (uint32_t i = 0; i < FO_NLB; i++)
 			st->acked[m.lba + i] = m.seq;
-		st->pending_seq = 0;
+		st->pending[m.lba / FO_NLB] = 0;
 		st->acks++;
 	}
 	return true;
@@ -212,9 +288,8 @@ static uint64_t check(struct fhint_emu *emu, const struct fo_state *st,
 			/* the previous round's content or zeros: not ours */
 			ok = true;
 		}
-		if (!ok && st->pending_seq && lba >= st->pending_lba &&
-		    lba < st->pending_lba + FO_NLB) {
-			fill(want, round, lba, st->pending_seq);
+		if (!ok && st->pending[lba / FO_NLB]) {
+			fill(want, round, lba, st->pending[lba / FO_NLB]);
 			ok = !memcmp(got, want, FO_LBS);
 		}
 		if (!ok) {
@@ -229,6 +304,15 @@ static uint64_t check(struct fhint_emu *emu, const struct fo_state *st,
 	return lost;
 }
 
+static unsigned int in_flight(const struct fo_state *st)
+{
+	unsigned int n = 0;
+
+	for (uint32_t e = 0; e < FO_EXTENTS; e++)
+		n += st->pending[e] != 0;
+	return n;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -238,7 +322,8 @@ static int cmp_u64(const void *a, const void *b)
 
 /* One round: 0, or 1 with the reason printed. */
 static int round_run(const char *self, const char *target, uint32_t round,
-		     uint64_t *rs, uint64_t *ns, uint64_t *lost)
+		     unsigned int depth, uint64_t *rs, uint64_t *ns,
+		     uint64_t *lost)
 {
 	static struct fo_state st;
 	struct fhint_emu *emu = NULL;
@@ -257,13 +342,14 @@ static int round_run(const char *self, const char *target, uint32_t round,
 		return 1;
 	if (pid == 0) {
 		/* a new process image: librados is not to be forked */
-		char fd[16], r[16], seed[32];
+		char fd[16], r[16], seed[32], q[16];
 
 		close(pfd[0]);
 		snprintf(fd, sizeof(fd), "%d", pfd[1]);
 		snprintf(r, sizeof(r), "%u", round);
 		snprintf(seed, sizeof(seed), "%" PRIu64, splitmix(rs));
-		execl(self, self, "-o", fd, r, seed, target, (char *)NULL);
+		snprintf(q, sizeof(q), "%u", depth);
+		execl(self, self, "-o", fd, r, seed, q, target, (char *)NULL);
 		_exit(2);
 	}
 	close(pfd[1]);
@@ -325,8 +411,8 @@ static int round_run(const char *self, const char *target, uint32_t round,
 	*lost = ret ? FO_REGION : check(emu, &st, round);
 	fhint_emu_close(emu);
 	printf("failover: round %u: owner killed after %" PRIu64 " writes "
-	       "(one in flight: %s), served again after %.2f s, %" PRIu64
-	       " blocks lost\n", round, st.acks, st.pending_seq ? "yes" : "no",
+	       "(%u in flight), served again after %.2f s, %" PRIu64
+	       " blocks lost\n", round, st.acks, in_flight(&st),
 	       (double)*ns / 1e9, *lost);
 	return *lost ? 1 : 0;
 }
@@ -334,15 +420,23 @@ static int round_run(const char *self, const char *target, uint32_t round,
 int main(int argc, char **argv)
 {
 	uint64_t rs = 0xfa11, ns[FO_ROUNDS_MAX], lost = 0, l;
-	unsigned long rounds = 3;
+	unsigned long rounds = 3, depth = 1;
 	int opt, failed = 0;
 
-	/* the owner: -o FD ROUND SEED TARGET (round_run starts it) */
-	if (argc == 6 && !strcmp(argv[1], "-o"))
-		owner(argv[5], atoi(argv[2]), (uint32_t)atoi(argv[3]),
-		      strtoull(argv[4], NULL, 0));
-	while ((opt = getopt(argc, argv, "n:s:h")) != -1) {
+	/* the owner: -o FD ROUND SEED DEPTH TARGET (round_run starts it) */
+	if (argc == 7 && !strcmp(argv[1], "-o"))
+		owner(argv[6], atoi(argv[2]), (uint32_t)atoi(argv[3]),
+		      strtoull(argv[4], NULL, 0), (unsigned int)atoi(argv[5]));
+	while ((opt = getopt(argc, argv, "n:s:q:h")) != -1) {
 		switch (opt) {
+		case 'q':
+			depth = strtoul(optarg, NULL, 0);
+			if (!depth || depth > FO_DEPTH_MAX) {
+				fprintf(stderr, "fhint-failover: -q: 1..%d\n",
+					FO_DEPTH_MAX);
+				return 2;
+			}
+			break;
 		case 'n':
 			rounds = strtoul(optarg, NULL, 0);
 			if (!rounds || rounds > FO_ROUNDS_MAX) {
@@ -356,19 +450,21 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(opt == 'h' ? stdout : stderr, "usage: "
-				"fhint-failover [-n ROUNDS] [-s SEED] TARGET\n");
+				"fhint-failover [-n ROUNDS] [-s SEED] [-q DEPTH] "
+				"TARGET\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "usage: fhint-failover [-n ROUNDS] [-s SEED] "
-			"TARGET\n");
+			"[-q DEPTH] TARGET\n");
 		return 2;
 	}
 	for (uint32_t r = 0; r < rounds; r++) {
 		ns[r] = 0;
 		l = 0;
-		if (round_run(argv[0], argv[optind], r, &rs, &ns[r], &l)) {
+		if (round_run(argv[0], argv[optind], r, (unsigned int)depth,
+			      &rs, &ns[r], &l)) {
 			failed = 1;
 			lost += l;
 			rounds = r + 1;

@@ -20,7 +20,11 @@
  *                the later ones the new pattern and zeros (SBC-4 4.7.4.5,
  *                LBPRZ); the WRITEs of a write group and UNMAP in
  *                between, GOOD;
- *   writes       32 WRITEs in flight from 32 buffers, then read back.
+ *   writes       32 WRITEs in flight from 32 buffers, then read back;
+ *   overwrites   32 WRITEs in flight of blocks written before (on RBD
+ *                they complete on their own, without a journal record):
+ *                read back, the written-blocks counter 32 more, and the
+ *                same after a close and a reopen.
  *
  *   fhint-inflight [-s] [TARGET]  (an emu configuration string, lbs
  *                                  4096; none: a thin LUN in memory, as
@@ -293,6 +297,57 @@ static void case_writes(struct fhint_emu *emu)
 	verdict("32 WRITEs in flight from their own buffers", bad);
 }
 
+static uint64_t written(struct fhint_emu *emu)
+{
+	struct fhint_emu_stats st;
+
+	if (fhint_emu_get_stats(emu, &st))
+		return UINT64_MAX;
+	return st.host_write_blocks;
+}
+
+/* Blocks 64..95 again (written by case_writes), then reopened: their
+ * counts kept. */
+static void case_overwrites(struct fhint_emu **emu, const char *target)
+{
+	const char *bad = NULL;
+	uint64_t before = written(*emu);
+	char err[256];
+	int k;
+
+	for (k = 0; k < NSLOT && !bad; k++) {
+		struct slot *s = rw(k, WRITE16_OP, 64 + (uint64_t)k, 1);
+
+		pattern(s->buf, 64 + (uint64_t)k, 1, 4);
+		if (submit(*emu, s))
+			bad = "submit refused";
+	}
+	if (!bad && reap_all(*emu, NSLOT))
+		bad = "reap failed";
+	if (!bad && !all_good(0, NSLOT))
+		bad = "not GOOD";
+	for (k = 0; k < NSLOT && !bad; k++) {
+		struct slot *s = rw(k, READ16_OP, 64 + (uint64_t)k, 1);
+
+		if (fhint_emu_exec(*emu, &s->c) || s->c.status ||
+		    !holds(k, 64 + (uint64_t)k, 1, 4, 0))
+			bad = "an overwrite's data did not land";
+	}
+	if (!bad && written(*emu) != before + NSLOT)
+		bad = "the written-blocks counter did not count them";
+	if (target[0] == '?') {	/* in memory: nothing to reopen */
+		verdict("32 overwrites in flight, counted across a reopen", bad);
+		return;
+	}
+	fhint_emu_close(*emu);
+	*emu = NULL;
+	if (!bad && fhint_emu_open(target, emu, err, sizeof(err)))
+		bad = "the reopen failed";
+	if (!bad && written(*emu) != before + NSLOT)
+		bad = "the counter lost them at the close";
+	verdict("32 overwrites in flight, counted across a reopen", bad);
+}
+
 int main(int argc, char **argv)
 {
 	struct fhint_emu *emu;
@@ -332,7 +387,9 @@ int main(int argc, char **argv)
 	case_mixed(emu);
 	case_order(emu);
 	case_writes(emu);
-	fhint_emu_close(emu);
+	case_overwrites(&emu, optind < argc ? argv[optind] : DEFAULT_TARGET);
+	if (emu)
+		fhint_emu_close(emu);
 	return failures ? 1 : 0;
 usage:
 	fprintf(stderr, "usage: fhint-inflight [-s] [TARGET]\n");
