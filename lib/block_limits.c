@@ -178,8 +178,10 @@ int fhint_limits_from_block(struct fhint_limits *lim,
 		lim->lowest_aligned_lba = (uint16_t)first_aligned(
 			bl->physical_block_size, bl->alignment_offset, lbs);
 	}
-	lim->methods = FHINT_METHOD_BIT(FHINT_ZERO_BLOCK) |
-		       FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK_SECURE);
+	lim->methods = FHINT_METHOD_BIT(FHINT_ZERO_BLOCK);
+	/* BLKSECDISCARD: a block device's ioctl (a file has no such call) */
+	if (!bl->regular_file)
+		lim->methods |= FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK_SECURE);
 	if (bl->regular_file) {
 		/* a hole a range, each its own call */
 		lim->methods |= FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK);

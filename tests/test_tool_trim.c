@@ -1463,9 +1463,9 @@ static void test_regular_file(void)
 	free(buf);
 }
 
-/* --method blksecdiscard where the kernel answers EOPNOTSUPP (a regular
- * file: fallocate has no secure mode; loop devices alike): only trying
- * tells, so one line, exit 4, and the data still there. */
+/* --method blksecdiscard on a regular file (fallocate has no secure
+ * mode, BLKSECDISCARD is a block device's): the planner does not offer
+ * it, so one line, exit 4, nothing sent and the data still there. */
 static void test_secure_discard_refused(void)
 {
 	char path[160];
@@ -1489,7 +1489,6 @@ static void test_secure_discard_refused(void)
 	CU_ASSERT_EQUAL(r.rc, CLI_EXIT_UNSUPPORTED);
 	CU_ASSERT_EQUAL(count_lines(r.err), 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "secure discard"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(r.err, strerror(EOPNOTSUPP)));
 	tt_free(&r);
 	{
 		const char *argv[] = { "--json", "-m", "blksecdiscard", path,

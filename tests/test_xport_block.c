@@ -343,6 +343,14 @@ static void test_sysfs(void)
 	CU_ASSERT_EQUAL_FATAL(fhint_limits_from_block(&lim, &bl), 0);
 	CU_ASSERT_FALSE(lim.methods & FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK));
 	CU_ASSERT(lim.methods & FHINT_METHOD_BIT(FHINT_ZERO_BLOCK));
+	CU_ASSERT(lim.methods & FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK_SECURE));
+	/* a regular file: holes, zeros; BLKSECDISCARD is a block device's */
+	bl.regular_file = true;
+	CU_ASSERT_EQUAL_FATAL(fhint_limits_from_block(&lim, &bl), 0);
+	CU_ASSERT(lim.methods & FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK));
+	CU_ASSERT(lim.methods & FHINT_METHOD_BIT(FHINT_ZERO_BLOCK));
+	CU_ASSERT_FALSE(lim.methods &
+			FHINT_METHOD_BIT(FHINT_DISCARD_BLOCK_SECURE));
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	CU_ASSERT_EQUAL(system(cmd), 0);
 }

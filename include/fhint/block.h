@@ -81,8 +81,9 @@ int fhint_block_write_streams_read(const char *sysfs_root, uint32_t major,
 /*
  * The planner's view of a block device: sizes in logical blocks, the
  * kernel methods (FHINT_DISCARD_BLOCK when the queue discards or it is a
- * file, FHINT_ZERO_BLOCK always, FHINT_DISCARD_BLOCK_SECURE when asked
- * for, the kernel says whether it works), the segments and bytes one
+ * file, FHINT_ZERO_BLOCK always, FHINT_DISCARD_BLOCK_SECURE for a block
+ * device (when asked for, the kernel says whether it works; a regular
+ * file never), the segments and bytes one
  * device command may carry.  0, or -EINVAL for a block size the kernel
  * would not report.
  */

@@ -151,8 +151,9 @@ struct emu_media {
 	uint32_t group_n;		/* writes in it */
 	uint64_t group_first;		/* its first write's piece, counted
 					 * as emu_store_writes_sent (0: none) */
-	struct emu_rd *rd;		/* the READ running reads in flight
-					 * (emu_dev_reads.c), or NULL */
+	struct emu_rd *rd;		/* the READ running reads in flight,
+					 * or the WRITE may overwrite in
+					 * flight (emu_dev_reads.c); NULL */
 	uint64_t writes0;		/* journal writes before open */
 	struct emu_media_info info;
 };

@@ -451,7 +451,9 @@ bool emu_media_group_begin(struct emu_dev *dev);
 uint64_t emu_media_group_ripe_at(const struct emu_dev *dev);
 void emu_media_group_ripen(struct emu_dev *dev, uint64_t at);
 /* The READ about to run reads through @rd (emu_dev_reads.c) where the
- * store keeps reads in flight: true if it does; until group_cmd_done. */
+ * store keeps reads in flight, and a WRITE of the group that overwrites
+ * mapped blocks of a thin LUN writes through it (emu_rd_write): true if
+ * the store does; until group_cmd_done. */
 bool emu_media_reads_begin(struct emu_dev *dev, struct emu_rd *rd);
 /* Does the store keep reads and writes in flight (emu_store_async)? */
 bool emu_media_keeps_inflight(const struct emu_dev *dev);
