@@ -892,6 +892,16 @@ static void test_nvme_fdp_configs(void)
 	free(b);
 }
 
+/* A new 1 MiB file at @path (a mkstemp template). */
+static void make_file(char *path)
+{
+	int fd = mkstemp(path);
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+}
+
 /* No SG_IO (a regular file here; virtio-blk, loop, dm in the VM): the
  * kernel's view, not "not a SCSI device". */
 static void test_block_layer(void)
@@ -901,11 +911,8 @@ static void test_block_layer(void)
 	const char *ata[] = { "--ata", path, NULL };
 	struct json_object *j, *b, *v;
 	struct run r;
-	int fd = mkstemp(path);
 
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(ftruncate(fd, 1 << 20), 0);
-	close(fd);
+	make_file(path);
 	r = run_probe(args);
 	CU_ASSERT_EQUAL(r.rc, 0);
 	j = json_tokener_parse(r.out);
@@ -959,11 +966,8 @@ static void test_block_secure_discard(void)
 	struct probe_block b;
 	struct json_object *j, *v;
 	struct run r;
-	int fd = mkstemp(path);
 
-	CU_ASSERT_FATAL(fd >= 0);
-	CU_ASSERT_EQUAL(ftruncate(fd, 1 << 20), 0);
-	close(fd);
+	make_file(path);
 	r = run_probe(args);
 	CU_ASSERT_EQUAL(r.rc, 0);
 	j = json_tokener_parse(r.out);
