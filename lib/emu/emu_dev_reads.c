@@ -163,29 +163,26 @@ bool emu_rd_end(struct emu_rd *rd)
 	return true;
 }
 
-void emu_rd_wait_all(struct emu_dev *dev)
+/* Until @count (of @q) is 0.  Pieces start under the device lock, which
+ * the caller holds: none starts meanwhile. */
+static void wait_none(struct emu_rdq *q, atomic_uint *count)
 {
-	struct emu_rdq *q = &dev->rdq;
-
-	/* reads start under the device lock, which the caller holds */
-	if (!atomic_load(&q->inflight))
+	if (!atomic_load(count))
 		return;
 	pthread_mutex_lock(&q->lock);
-	while (atomic_load(&q->inflight))
+	while (atomic_load(count))
 		pthread_cond_wait(&q->idle, &q->lock);
 	pthread_mutex_unlock(&q->lock);
 }
 
+void emu_rd_wait_all(struct emu_dev *dev)
+{
+	wait_none(&dev->rdq, &dev->rdq.inflight);
+}
+
 void emu_rd_wait_reads(struct emu_dev *dev)
 {
-	struct emu_rdq *q = &dev->rdq;
-
-	if (!atomic_load(&q->reads))
-		return;
-	pthread_mutex_lock(&q->lock);
-	while (atomic_load(&q->reads))
-		pthread_cond_wait(&q->idle, &q->lock);
-	pthread_mutex_unlock(&q->lock);
+	wait_none(&dev->rdq, &dev->rdq.reads);
 }
 
 unsigned int emu_rd_count(struct emu_dev *dev)
