@@ -765,6 +765,64 @@ static int parse_scratch(const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* fhint-conform's own options (cli_parse_opts takes the rest). */
+struct conform_opts {
+	struct conf_ctx *c;
+	const struct conf_family *sel[CONF_MAX_FAMILIES];
+	size_t nsel;
+	const char *scratch, *junit, *summary, *pattern;
+	const char *exclude[CONF_MAX_EXCLUDE];
+	size_t nexcl;
+	bool list;
+	bool retries;			/* --retries given */
+};
+
+static int conform_opt(int opt, void *tool)
+{
+	struct conform_opts *o = tool;
+
+	switch (opt) {
+	case 'd':
+		o->c->destructive = true;
+		return 0;
+	case 's':
+		o->scratch = optarg;
+		return 0;
+	case 'F':
+		if (!family_by_name(optarg))
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--family: unknown family '%s' "
+				       "(see --list)", optarg);
+		if (o->nsel < CONF_MAX_FAMILIES)
+			o->sel[o->nsel++] = family_by_name(optarg);
+		return 0;
+	case 'l':
+		o->list = true;
+		return 0;
+	case 't':
+		o->pattern = optarg;
+		return 0;
+	case 'x':
+		if (o->nexcl == CONF_MAX_EXCLUDE)
+			return cli_err(PROG, CLI_EXIT_USAGE,
+				       "--exclude: at most %d patterns",
+				       CONF_MAX_EXCLUDE);
+		o->exclude[o->nexcl++] = optarg;
+		return 0;
+	case 'J':
+		o->junit = optarg;
+		return 0;
+	case 'S':
+		o->summary = optarg;
+		return 0;
+	case CLI_OPT_RETRIES:
+		o->retries = true;
+		return CLI_OPT_NOT_MINE;	/* parsed as every tool's */
+	default:
+		return CLI_OPT_NOT_MINE;
+	}
+}
+
 int conform_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -779,91 +837,39 @@ int conform_main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		CLI_LONG_OPTS_COMMON
 	};
-	struct cli_dev_opts copts;
-	const struct conf_family *sel[CONF_MAX_FAMILIES];
-	const char *scratch = NULL, *junit = NULL, *summary = NULL;
-	const char *pattern = NULL, *exclude[CONF_MAX_EXCLUDE];
-	size_t nexcl = 0;
+	static struct conform_opts co;
+	struct cli_opts copts;
+	const struct conf_family **sel = co.sel;
+	const char *scratch, *junit, *summary, *pattern, **exclude = co.exclude;
+	size_t nexcl, nsel;
 	struct conf_ctx *c = conf_ctx();
 	struct fhint_dev_opts dopts = { .size = sizeof(dopts), .ua_retries = 8 };
 	struct fhint_check chk;
-	size_t nsel = 0;
-	bool list = false;
 	char err[256];
-	int opt, ret, rc;
+	int ret, rc;
 
 	memset(c, 0, sizeof(*c));
+	memset(&co, 0, sizeof(co));
+	co.c = c;
 	nr_skips = 0;
-	cli_dev_opts_init(&copts);
-	copts.retries = dopts.ua_retries;
-	if (cli_emu_help(argc, argv))
-		return 0;
-	optind = 0;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "ds:F:lt:x:J:S:vhV", opts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			c->destructive = true;
-			break;
-		case 's':
-			scratch = optarg;
-			break;
-		case 'F':
-			if (!family_by_name(optarg))
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--family: unknown family '%s' "
-					       "(see --list)", optarg);
-			if (nsel < CONF_MAX_FAMILIES)
-				sel[nsel++] = family_by_name(optarg);
-			break;
-		case 'l':
-			list = true;
-			break;
-		case 't':
-			pattern = optarg;
-			break;
-		case 'x':
-			if (nexcl == CONF_MAX_EXCLUDE)
-				return cli_err(PROG, CLI_EXIT_USAGE,
-					       "--exclude: at most %d patterns",
-					       CONF_MAX_EXCLUDE);
-			exclude[nexcl++] = optarg;
-			break;
-		case 'J':
-			junit = optarg;
-			break;
-		case 'S':
-			summary = optarg;
-			break;
-		case 'v':
-			c->verbose = true;
-			break;
-		case CLI_OPT_RETRIES:
-			if (cli_parse_retries(PROG, optarg, &copts))
-				return CLI_EXIT_USAGE;
-			break;
-		case CLI_OPT_TIMEOUT:
-			if (cli_parse_timeout(PROG, optarg, &copts))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'h':
-			usage(stdout);
-			return CLI_EXIT_OK;
-		case 'V':
-			printf(PROG " (fhint) " PACKAGE_VERSION "\n");
-			return CLI_EXIT_OK;
-		default:
-			return cli_err(PROG, CLI_EXIT_USAGE,
-				       "unknown option or missing argument "
-				       "'%s' (see --help)",
-				       argv[optind - 1 > 0 ? optind - 1 : 0]);
-		}
-	}
+	ret = cli_parse_opts(PROG, argc, argv, ":ds:F:lt:x:J:S:vhV", opts, usage,
+			     conform_opt, &co, &copts);
+	if (ret)
+		return ret < 0 ? CLI_EXIT_OK : ret;
+	/* the UNIT ATTENTION retries of a conformance run: 8 unless set */
+	if (!co.retries)
+		copts.dev.retries = dopts.ua_retries;
+	c->verbose = copts.verbose > 0;
+	scratch = co.scratch;
+	junit = co.junit;
+	summary = co.summary;
+	pattern = co.pattern;
+	nexcl = co.nexcl;
+	nsel = co.nsel;
 	if (!nsel)
 		for (size_t i = 0; i < NR_FAMILIES; i++)
 			sel[nsel++] = families[i];
-	if (list) {
+	if (co.list) {
 		list_families(sel, nsel);
 		return CLI_EXIT_OK;
 	}
@@ -886,8 +892,8 @@ int conform_main(int argc, char **argv)
 	if (ret)
 		return cli_err(PROG, cli_open_exit(ret), "%s: %s", c->target,
 			       err);
-	dopts.ua_retries = copts.retries;
-	dopts.timeout_ms = copts.timeout_s * 1000u;
+	dopts.ua_retries = copts.dev.retries;
+	dopts.timeout_ms = copts.dev.timeout_s * 1000u;
 	fhint_dev_set_opts(c->dev, &dopts);
 	c->is_emu = fhint_dev_emu(c->dev) != NULL;
 	fhint_check_clear(&chk);
