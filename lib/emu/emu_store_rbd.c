@@ -93,7 +93,7 @@ struct rbd_store {
 	struct rbd_inflight {
 		rbd_completion_t c;
 		uint64_t off, len;
-		bool own;	/* its failure is its caller's (a done) */
+		struct rbd_piece *p;	/* its callback's argument */
 	} wr[RBD_WRITE_INFLIGHT];
 	size_t nwr;
 	int wr_err;		/* the first failure since the last rs_wait */
@@ -137,40 +137,55 @@ static void punch_wait(struct rbd_store *r)
 	r->npunch = 0;
 }
 
+/*
+ * One write_async piece: what its callback needs, and whether the
+ * callback is done with it.  rbd_aio_is_complete says true while the
+ * callback still runs (librbd's state leaves "pending" before the call),
+ * and a release then frees the completion the callback holds: so
+ * write_reap asks @landed, which the callback sets last.
+ */
+struct rbd_piece {
+	struct rbd_store *r;
+	void (*done)(void *arg, int res);	/* write_async_cb's, or NULL */
+	void *arg;
+	atomic_bool landed;
+};
+
+/* Collect a landed piece: its failure kept for rs_wait unless it is
+ * its caller's (a done). */
+static void write_collect(struct rbd_store *r, struct rbd_inflight *w)
+{
+	ssize_t ret;
+
+	rbd_aio_wait_for_complete(w->c);
+	ret = rbd_aio_get_return_value(w->c);
+	rbd_aio_release(w->c);
+	/* (librbd completes a write with 0, or with its length) */
+	if (!r->wr_err && ret < 0 && !w->p->done)
+		r->wr_err = (int)ret;
+	free(w->p);
+}
+
 /* Wait for the writes in flight; the first failure is kept for rs_wait. */
 static void write_wait(struct rbd_store *r)
 {
-	for (size_t i = 0; i < r->nwr; i++) {
-		ssize_t ret;
-
-		rbd_aio_wait_for_complete(r->wr[i].c);
-		ret = rbd_aio_get_return_value(r->wr[i].c);
-		rbd_aio_release(r->wr[i].c);
-		/* (librbd completes a write with 0, or with its length) */
-		if (!r->wr_err && ret < 0 && !r->wr[i].own)
-			r->wr_err = (int)ret;
-	}
+	for (size_t i = 0; i < r->nwr; i++)
+		write_collect(r, &r->wr[i]);
 	r->nwr = 0;
 }
 
-/* Forget the writes in flight that landed (their failures kept as
- * write_wait keeps them), to make room for more. */
+/* Forget the writes in flight that landed, to make room for more. */
 static void write_reap(struct rbd_store *r)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nwr; i++) {
 		struct rbd_inflight *w = &r->wr[i];
-		ssize_t ret;
 
-		if (!rbd_aio_is_complete(w->c)) {
+		if (atomic_load_explicit(&w->p->landed, memory_order_acquire))
+			write_collect(r, w);
+		else
 			r->wr[n++] = *w;
-			continue;
-		}
-		ret = rbd_aio_get_return_value(w->c);
-		rbd_aio_release(w->c);
-		if (!r->wr_err && ret < 0 && !w->own)
-			r->wr_err = (int)ret;
 	}
 	r->nwr = n;
 }
@@ -529,50 +544,39 @@ static void count_landed(struct rbd_store *r)
 	pthread_mutex_unlock(&r->land_lock);
 }
 
-/* librbd's callback of a write_async piece. */
+/* librbd's callback of a write_async piece: its caller told (with a
+ * done), counted, and last marked landed (nothing of it is touched
+ * after: write_reap may free it). */
 static void write_landed(rbd_completion_t c, void *arg)
 {
-	(void)c;
-	count_landed(arg);
+	struct rbd_piece *p = arg;
+
+	if (p->done) {
+		ssize_t ret = rbd_aio_get_return_value(c);
+
+		/* (librbd completes a write with 0, or with its length) */
+		p->done(p->arg, ret < 0 ? (int)ret : 0);
+	}
+	count_landed(p->r);
+	atomic_store_explicit(&p->landed, true, memory_order_release);
 }
 
-/* A write_async piece with its caller's completion (write_async_cb). */
-struct rbd_write_done {
-	struct rbd_store *r;
-	void (*done)(void *arg, int res);
-	void *arg;
-};
-
-/* librbd's callback of such a piece: the caller told, then counted. */
-static void write_done_landed(rbd_completion_t c, void *arg)
+/* The completion of one piece, @w->p its argument. */
+static int write_completion(struct rbd_store *r, struct rbd_inflight *w,
+			    void (*done)(void *arg, int res), void *arg)
 {
-	struct rbd_write_done *wd = arg;
-	struct rbd_store *r = wd->r;
-	ssize_t ret = rbd_aio_get_return_value(c);
-
-	/* (librbd completes a write with 0, or with its length) */
-	wd->done(wd->arg, ret < 0 ? (int)ret : 0);
-	free(wd);
-	count_landed(r);
-}
-
-/* The completion of one piece: counted only, or with @done. */
-static int write_completion(struct rbd_store *r,
-			    void (*done)(void *arg, int res), void *arg,
-			    rbd_completion_t *c)
-{
-	struct rbd_write_done *wd;
 	int ret;
 
-	if (!done)
-		return rbd_aio_create_completion(r, write_landed, c);
-	wd = malloc(sizeof(*wd));
-	if (!wd)
+	w->p = malloc(sizeof(*w->p));
+	if (!w->p)
 		return -ENOMEM;
-	*wd = (struct rbd_write_done){ r, done, arg };
-	ret = rbd_aio_create_completion(wd, write_done_landed, c);
+	w->p->r = r;
+	w->p->done = done;
+	w->p->arg = arg;
+	atomic_init(&w->p->landed, false);
+	ret = rbd_aio_create_completion(w->p, write_landed, &w->c);
 	if (ret)
-		free(wd);
+		free(w->p);
 	return ret;
 }
 
@@ -617,21 +621,19 @@ static int rs_write_async(struct emu_store *s, uint64_t off, const void *buf,
 	while (len) {
 		size_t n = len < RBD_IO_MAX ? len : RBD_IO_MAX;
 		struct rbd_inflight *w = &r->wr[r->nwr];
-		int ret = write_completion(r, done, arg, &w->c);
+		int ret = write_completion(r, w, done, arg);
 
 		if (ret)
 			return ret;
 		ret = rbd_aio_write(r->image, off, n, p, w->c);
 		if (ret < 0) {
-			if (done)
-				free(rbd_aio_get_arg(w->c));
 			rbd_aio_release(w->c);
+			free(w->p);
 			return ret;
 		}
 		r->wr_sent++;
 		w->off = off;
 		w->len = n;
-		w->own = done != NULL;
 		r->nwr++;
 		p += n;
 		off += n;
