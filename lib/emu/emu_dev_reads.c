@@ -119,13 +119,10 @@ static void rd_landed(void *arg, int res)
 	rd_put(rd);
 }
 
-int emu_rd_read(struct emu_rd *rd, struct emu_store *s, uint64_t off,
-		void *buf, size_t len)
+/* A piece was counted before it was sent (its callback may come at
+ * once): @ret 0, it went out; else it did not, uncounted. */
+static int rd_sent(struct emu_rd *rd, int ret)
 {
-	int ret;
-
-	atomic_fetch_add(&rd->pending, 1);
-	ret = emu_store_read_async(s, off, buf, len, rd_landed, rd);
 	if (ret) {
 		atomic_fetch_sub(&rd->pending, 1);
 		return ret;
@@ -134,20 +131,25 @@ int emu_rd_read(struct emu_rd *rd, struct emu_store *s, uint64_t off,
 	return 0;
 }
 
+int emu_rd_read(struct emu_rd *rd, struct emu_store *s, uint64_t off,
+		void *buf, size_t len)
+{
+	atomic_fetch_add(&rd->pending, 1);
+	return rd_sent(rd, emu_store_read_async(s, off, buf, len, rd_landed,
+						rd));
+}
+
 int emu_rd_write(struct emu_rd *rd, struct emu_store *s, uint64_t off,
 		 const void *buf, size_t len)
 {
 	int ret;
 
 	atomic_fetch_add(&rd->pending, 1);
-	ret = emu_store_write_async_cb(s, off, buf, len, rd_landed, rd);
-	if (ret) {
-		atomic_fetch_sub(&rd->pending, 1);
-		return ret;
-	}
-	rd->issued++;
-	rd->write = true;
-	return 0;
+	ret = rd_sent(rd, emu_store_write_async_cb(s, off, buf, len, rd_landed,
+						   rd));
+	if (!ret)
+		rd->write = true;
+	return ret;
 }
 
 bool emu_rd_end(struct emu_rd *rd)

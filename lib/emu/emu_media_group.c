@@ -39,7 +39,6 @@
 
 #include "emu_media_priv.h"
 #include "emu_store.h"
-#include "emu_thin.h"
 
 bool emu_media_group_begin(struct emu_dev *dev)
 {
