@@ -715,7 +715,6 @@ void media_reset_counters(struct emu_media *m)
 	m->unmapped_blocks = 0;
 	memset(m->group_write_blocks, 0, sizeof(m->group_write_blocks));
 	memset(m->count_pending, 0, sizeof(m->count_pending));
-	m->counts_pending = false;
 	if (m->ftl)
 		emu_ftl_reset_stats(m->ftl);
 	if (m->smr)

@@ -194,7 +194,6 @@ int media_compact(struct emu_media *m)
 	m->compact_retry = 0;
 	/* the checkpoint holds the counters */
 	memset(m->count_pending, 0, sizeof(m->count_pending));
-	m->counts_pending = false;
 	m->info.rewrites++;
 	m->info.checkpoint_bytes = len;
 	m->jr_dirty = false;	/* the new journal was fsynced */

@@ -176,7 +176,6 @@ int media_overwrite(struct emu_media *m, uint64_t lba, uint64_t nlb,
 	m->host_write_blocks += nlb;
 	m->group_write_blocks[group] += nlb;
 	m->count_pending[group] += nlb;
-	m->counts_pending = true;
 	m->store_dirty = true;
 	return 1;
 }

@@ -254,7 +254,7 @@ void emu_media_close(struct emu_media *m)
 	/* a clean close leaves header + one checkpoint: the next open
 	 * replays nothing */
 	if (m->jr && m->opened && !m->broken && !m->rdonly &&
-	    (emu_journal_tail_bytes(m->jr) || m->counts_pending))
+	    (emu_journal_tail_bytes(m->jr) || media_counts_pending(m)))
 		media_compact(m);	/* failure: the journal stays valid */
 	emu_journal_close(m->jr);
 	/* a refused open leaves no file it made behind */

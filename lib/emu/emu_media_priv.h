@@ -100,7 +100,6 @@ struct emu_media {
 	/* of which overwrites in flight not yet in the journal (OP_COUNT,
 	 * media_counts_flush) */
 	uint64_t count_pending[64];
-	bool counts_pending;
 	/* a bounce buffer of MEDIA_CHUNK bytes */
 	uint8_t *bounce;
 	bool rdonly;			/* ro=1: the files are never written */
@@ -187,8 +186,10 @@ void media_op_begin(struct emu_media *m);
 int media_op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 		    uint64_t lba, uint64_t nlb);
 /* The overwrites' counters not yet journaled, as OP_COUNT records
- * (a sync, a group's commit, a close); 0 or a negative errno (broken). */
+ * (a sync, a group's commit, a close); 0 or a negative errno (broken).
+ * pending: are there any? */
 int media_counts_flush(struct emu_media *m);
+bool media_counts_pending(const struct emu_media *m);
 /* An operation that failed: record what the model did anyway. */
 void media_op_fail(struct emu_media *m);
 /* Room for @need bytes of record being built: 0 or -ENOMEM. */

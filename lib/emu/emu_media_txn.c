@@ -115,12 +115,18 @@ int media_op_commit(struct emu_media *m, uint8_t kind, uint8_t group,
 	return 0;
 }
 
+bool media_counts_pending(const struct emu_media *m)
+{
+	for (unsigned int g = 0; g < 64; g++)
+		if (m->count_pending[g])
+			return true;
+	return false;
+}
+
 int media_counts_flush(struct emu_media *m)
 {
 	int ret;
 
-	if (!m->counts_pending)
-		return 0;
 	for (unsigned int g = 0; g < 64; g++) {
 		if (!m->count_pending[g])
 			continue;
@@ -131,7 +137,6 @@ int media_counts_flush(struct emu_media *m)
 			return ret;
 		m->count_pending[g] = 0;
 	}
-	m->counts_pending = false;
 	return 0;
 }
 
