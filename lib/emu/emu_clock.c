@@ -286,17 +286,22 @@ static void reap_sleep(struct emu_clock *c, uint64_t wake)
 	struct itimerspec its;
 	uint64_t n;
 
+	/* the timer is disarmed between sleeps: arm it only for a wake */
 	memset(&its, 0, sizeof(its));
-	if (wake != UINT64_MAX)
+	if (wake != UINT64_MAX) {
 		ts_of(&its.it_value, wake ? wake : 1);
-	timerfd_settime(c->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+		timerfd_settime(c->tfd, TFD_TIMER_ABSTIME, &its, NULL);
+	}
 	while (poll(pfd, 2, -1) < 0 && errno == EINTR)
 		;
-	if (pfd[1].revents & POLLIN)
-		while (read(c->efd, &n, sizeof(n)) > 0)
-			;
-	memset(&its, 0, sizeof(its));
-	timerfd_settime(c->tfd, 0, &its, NULL);	/* disarm, clear */
+	/* one read resets the counter (not EFD_SEMAPHORE) */
+	if (pfd[1].revents & POLLIN && read(c->efd, &n, sizeof(n)) < 0) {
+		/* reset by a read before: nothing to clear */
+	}
+	if (wake != UINT64_MAX) {
+		memset(&its, 0, sizeof(its));
+		timerfd_settime(c->tfd, 0, &its, NULL);	/* disarm, clear */
+	}
 }
 
 static int reap_real(struct emu_clock *c, void **tags, unsigned int max,

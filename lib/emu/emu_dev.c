@@ -525,12 +525,22 @@ int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 {
 	struct emu_dev *dev = (struct emu_dev *)emu;
 
+	int n;
+
 	if (!dev)
 		return -EINVAL;
-	if (timeout_ns)
-		group_ripen(dev);
-	group_flush(dev, false);
-	return emu_clock_reap(dev->clock, tags, max, timeout_ns);
+	for (int pass = 0;; pass++) {
+		if (timeout_ns)
+			group_ripen(dev);
+		group_flush(dev, false);
+		n = emu_clock_reap(dev->clock, tags, max,
+				   pass ? 0 : timeout_ns);
+		/* woken with nothing due: mostly by a READ or an overwrite
+		 * that landed, or a group to commit; put them on the clock
+		 * and reap them now, not in the caller's next call */
+		if (n || !timeout_ns || pass)
+			return n;
+	}
 }
 
 void fhint_emu_reap_interrupt(struct fhint_emu *emu)
