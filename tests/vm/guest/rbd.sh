@@ -102,16 +102,22 @@ if [ -n "$sdr" ]; then
 		dd if=/dev/urandom of=/dev/$d bs=1M count=128 oflag=direct status=none
 	done
 	log "largest transfer (max_hw_sectors_kb): fhint $(cat /sys/block/$sdf/queue/max_hw_sectors_kb) KiB, handler_rbd $(cat /sys/block/$sdr/queue/max_hw_sectors_kb) KiB"
-	echo "# | fio, $secs s each | handler_fhint (RBD) | handler_rbd | fhint / rbd |"
+	echo "# | fio, $secs s each run | handler_fhint (RBD), mean (runs 1, 4) | handler_rbd, mean (runs 2, 3) | fhint / rbd |"
 	echo "# | --- | ---: | ---: | ---: |"
 	# iodepth 1 as well: how much of a gap is the round trips of one
 	# command, how much commands in flight together
 	for w in "randwrite 4k 16 IOPS" "randread 4k 16 IOPS" "write 1M 16 MB/s" \
 		 "read 1M 16 MB/s" "randwrite 4k 1 IOPS" "randread 4k 1 IOPS"; do
 		set -- $w
-		a=$(fio_run $sdf $1 $2 $3) b=$(fio_run $sdr $1 $2 $3)
-		r=$(python3 -c "print('%.2f' % ($a / $b))" 2>/dev/null || echo "?")
-		echo "# | $1 $2 iodepth $3, $4 | $a | $b | $r |"
+		# each LUN twice, in the order fhint, rbd, rbd, fhint: a
+		# cluster that gets slower or faster over the four runs (the
+		# OSD still writing back the fill, or done with it) favours
+		# neither; the figure is the mean of the two
+		a1=$(fio_run $sdf $1 $2 $3) b1=$(fio_run $sdr $1 $2 $3)
+		b2=$(fio_run $sdr $1 $2 $3) a2=$(fio_run $sdf $1 $2 $3)
+		read -r a b r < <(python3 -c "a, b = ($a1 + $a2) / 2, ($b1 + $b2) / 2
+print('%.1f %.1f %.2f' % (a, b, a / b))" 2>/dev/null || echo "? ? ?")
+		echo "# | $1 $2 iodepth $3, $4 | $a ($a1, $a2) | $b ($b1, $b2) | $r |"
 		echo "$1 $2 $3 $4 $a $b $r" >> "$out/rbd.fio"
 	done
 	[ "$(wc -l < "$out/rbd.fio")" -eq 6 ] && ok "fio ran against both LUNs ($out/rbd.fio)" ||
