@@ -12,11 +12,12 @@ if sys.argv[1] == "--readme":
     readme = sys.argv[2]
     del sys.argv[1:3]
 outdir, kernel = sys.argv[1], sys.argv[2]
-order = ["fhint-tcm_loop", "fhint-iscsi", "lio-fileio", "tcmu-qcow", "tcmu-file_zbc",
-         "scsi_debug", "qemu-scsi-hd", "qemu-ahci", "qemu-nvme"]
+order = ["fhint-tcm_loop", "fhint-iscsi", "fhint-rbd-iscsi", "lio-fileio",
+         "tcmu-qcow", "tcmu-file_zbc", "scsi_debug", "qemu-scsi-hd", "qemu-ahci", "qemu-nvme"]
 what = {
     "fhint-tcm_loop": "fhint LUN (tcmu-runner + handler_fhint) through tcm_loop, /dev/sgN",
     "fhint-iscsi": "the same fhint LUN exported by LIO over iSCSI (libiscsi)",
+    "fhint-rbd-iscsi": "a fhint LUN on Ceph RBD (handler_fhint's RBD store) over iSCSI",
     "lio-fileio": "LIO fileio backstore (emulate_tpu=1 emulate_tpws=1) over iSCSI",
     "tcmu-qcow": "tcmu-runner's handler_qcow over iSCSI",
     "tcmu-file_zbc": "tcmu-runner's handler_file_zbc (host-aware, 16 MiB zones) over iSCSI",
