@@ -81,7 +81,11 @@ struct fhint_tcmu_dev {
  * WRITE of a write group, a READ whose data is still on the wire), so
  * the status, the sense and the data-in scatter are taken then.  So the
  * worker never waits and the commands the guest queued are in flight
- * together.
+ * together.  A READ or an overwrite that landed whole on an untimed
+ * device does not wait for the reaper: the emulator hands it to
+ * landed_complete in the store's callback thread (fhint_emu_set_complete),
+ * where handler_rbd completes its commands too, one thread hand-off fewer
+ * per command.
  *
  * Data lifetime: the emulator reads Data-Out and writes Data-In until the
  * command is reaped (fhint/emu.h).  One iovec is the command's piece of
@@ -127,6 +131,14 @@ static void async_done(struct tcmu_device *dev, struct tcmur_cmd *tcmur_cmd,
 	(void)dev;
 	(void)ret;
 	async_release(tcmur_cmd);
+}
+
+/* A command the emulator completed in the thread where its data landed
+ * (fhint_emu_set_complete): as reaped. */
+static void landed_complete(void *tag, void *arg)
+{
+	(void)arg;
+	async_release(tag);
 }
 
 /* The reaper: commands due on the host clock; at close, until none is
@@ -380,6 +392,12 @@ static int start_reaper(struct tcmu_device *dev, struct fhint_tcmu_dev *fd)
 
 	if (!fhint_emu_prefers_submit(fd->emu))
 		return 0;
+	ret = fhint_emu_set_complete(fd->emu, landed_complete, NULL);
+	if (ret) {
+		tcmu_dev_err(dev, "fhint: no completion function: %s\n",
+			     strerror(-ret));
+		return ret;
+	}
 	atomic_init(&fd->stopping, false);
 	ret = pthread_create(&fd->reaper, NULL, reaper_main, fd);
 	if (ret) {

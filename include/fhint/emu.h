@@ -113,6 +113,22 @@ int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 		   int64_t timeout_ns);
 /* Make a waiting fhint_emu_reap return 0 now (before close). */
 void fhint_emu_reap_interrupt(struct fhint_emu *emu);
+/*
+ * Completion without the reaper.  A submitted READ or overwrite in
+ * flight (fhint_emu_prefers_submit: a store that keeps I/O in flight)
+ * whose data all landed without error, on a device that models no time
+ * (timing=off), is handed to @fn(tag, @arg) in the thread where its last
+ * piece landed (librbd's callback thread for an RBD image), its outputs
+ * final, and is never returned by fhint_emu_reap; every other command
+ * still is.  @fn must not block nor call into this device; it runs
+ * before the command stops counting in fhint_emu_inflight, so a close
+ * after the count reached 0 never overtakes it.  NULL: every command to
+ * fhint_emu_reap (the default).  Returns 0, -EINVAL, or -EBUSY while
+ * commands are in flight.
+ */
+typedef void (*fhint_emu_complete_fn)(void *tag, void *arg);
+int fhint_emu_set_complete(struct fhint_emu *emu, fhint_emu_complete_fn fn,
+			   void *arg);
 /* Commands submitted and not reaped. */
 unsigned int fhint_emu_inflight(struct fhint_emu *emu);
 /*

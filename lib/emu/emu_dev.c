@@ -551,6 +551,27 @@ void fhint_emu_reap_interrupt(struct fhint_emu *emu)
 		emu_clock_interrupt(dev->clock);
 }
 
+int fhint_emu_set_complete(struct fhint_emu *emu, fhint_emu_complete_fn fn,
+			   void *arg)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+	int ret = 0;
+
+	if (!dev)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	/* under the device lock no piece starts: none lands meanwhile
+	 * unless one is in flight */
+	if (emu_rd_count(dev))
+		ret = -EBUSY;
+	else {
+		dev->rdq.complete = fn;
+		dev->rdq.complete_arg = arg;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
 unsigned int fhint_emu_inflight(struct fhint_emu *emu)
 {
 	struct emu_dev *dev = (struct emu_dev *)emu;

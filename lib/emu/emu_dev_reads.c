@@ -14,6 +14,11 @@
  * READ its status (a failed piece: MEDIUM ERROR, unrecovered read
  * error) and puts it on the clock.  The callback never takes the device
  * lock, so the device may wait for reads under it (emu_rd_wait_all).
+ * Given a completion function (fhint_emu_set_complete) and no modeled
+ * time, a command whose every piece landed without error skips the
+ * list, the reaper and the clock: the last piece's callback hands it to
+ * that function, as a store's own handler (tcmu-runner's handler_rbd)
+ * completes a command from librbd's callback.
  *
  * An overwrite in flight is one as well: a submitted WRITE that changes
  * no metadata (emu_media.c: every block of a thin LUN already mapped)
@@ -58,6 +63,8 @@ void emu_rdq_init(struct emu_rdq *q)
 	atomic_init(&q->reads, 0);
 	q->landed = 0;
 	q->head = q->tail = NULL;
+	q->complete = NULL;
+	q->complete_arg = NULL;
 }
 
 void emu_rdq_destroy(struct emu_rdq *q)
@@ -84,14 +91,43 @@ struct emu_rd *emu_rd_begin(struct emu_dev *dev, struct fhint_emu_cmd *c,
 	return rd;
 }
 
-/* A piece landed, or the issuer is done: the last one puts the READ on
- * the landed list and wakes the reaper. */
+/* The command is no longer in flight: a wait for the reads may end. */
+static void rd_uncount(struct emu_rdq *q, bool write)
+{
+	if ((atomic_fetch_sub(&q->inflight, 1) == 1) |
+	    (!write && atomic_fetch_sub(&q->reads, 1) == 1))
+		pthread_cond_broadcast(&q->idle);
+}
+
+/* Landed whole, with no time to wait for: to the completion function.
+ * It runs before the command leaves the count, so a close (which waits
+ * for the count) cannot overtake it. */
+static bool rd_complete(struct emu_rd *rd)
+{
+	struct emu_rdq *q = &rd->dev->rdq;
+	bool write = rd->write;
+
+	if (!q->complete || atomic_load(&rd->err) || rd->cmd->complete_ns)
+		return false;
+	q->complete(rd->tag, q->complete_arg);
+	free(rd);
+	pthread_mutex_lock(&q->lock);
+	rd_uncount(q, write);
+	pthread_mutex_unlock(&q->lock);
+	return true;
+}
+
+/* A piece landed, or the issuer is done: the last one completes the
+ * command (rd_complete), or puts it on the landed list and wakes the
+ * reaper. */
 static void rd_put(struct emu_rd *rd)
 {
 	struct emu_rdq *q = &rd->dev->rdq;
 
 	if (atomic_fetch_sub_explicit(&rd->pending, 1,
 				      memory_order_acq_rel) != 1)
+		return;
+	if (rd_complete(rd))
 		return;
 	pthread_mutex_lock(&q->lock);
 	if (q->tail)
@@ -100,9 +136,7 @@ static void rd_put(struct emu_rd *rd)
 		q->head = rd;
 	q->tail = rd;
 	q->landed++;
-	if ((atomic_fetch_sub(&q->inflight, 1) == 1) |
-	    (!rd->write && atomic_fetch_sub(&q->reads, 1) == 1))
-		pthread_cond_broadcast(&q->idle);
+	rd_uncount(q, rd->write);
 	/* under the lock: a close waiting for the reads (then draining,
 	 * which takes it) cannot free the clock before this */
 	emu_clock_interrupt(rd->dev->clock);

@@ -233,6 +233,9 @@ struct emu_dev {
 		atomic_uint reads;	/* of which READs */
 		unsigned int landed;	/* on the list, not yet reaped */
 		struct emu_rd *head, *tail;	/* landed, in that order */
+		/* fhint_emu_set_complete's: landed commands go to it */
+		fhint_emu_complete_fn complete;
+		void *complete_arg;
 	} rdq;
 };
 
@@ -245,7 +248,9 @@ struct emu_dev {
  * they landed; false: it is freed, nothing went out).  wait_all: until
  * no READ has a piece in flight; drain: the landed READs get their
  * status (03/11/00 for a failed piece) and go on the clock; count: READs
- * not yet on the clock.
+ * not yet on the clock.  With fhint_emu_set_complete's function and no
+ * time modeled, one that landed whole goes to that function instead, in
+ * the thread where it landed.
  */
 struct emu_rd;
 struct emu_store;

@@ -24,7 +24,14 @@
  *   overwrites   32 WRITEs in flight of blocks written before (on RBD
  *                they complete on their own, without a journal record):
  *                read back, the written-blocks counter 32 more, and the
- *                same after a close and a reopen.
+ *                same after a close and a reopen;
+ *   completion   with a completion function (fhint_emu_set_complete):
+ *                16 overwrites and 16 READs (of blocks 80..95, as
+ *                overwritten) in flight together; on RBD
+ *                each goes to the function once, from librbd's thread,
+ *                and none to reap; on a file or in memory (nothing in
+ *                flight) all to reap and none to the function; the data
+ *                right either way.
  *
  *   fhint-inflight [-s] [TARGET]  (an emu configuration string, lbs
  *                                  4096; none: a thin LUN in memory, as
@@ -36,6 +43,8 @@
  * setup errors.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -348,6 +357,91 @@ static void case_overwrites(struct fhint_emu **emu, const char *target)
 	verdict("32 overwrites in flight, counted across a reopen", bad);
 }
 
+static atomic_uint completed[NSLOT];
+
+static void on_complete(void *tag, void *arg)
+{
+	(void)arg;
+	atomic_fetch_add(&completed[(struct slot *)tag - slots], 1);
+}
+
+/* Until @n commands came back through reap and the completion function
+ * together (10 s at most); how many through reap. */
+static int reap_or_completed(struct fhint_emu *emu, int n)
+{
+	void *tags[NSLOT + 8];
+	int reaped = 0;
+
+	for (int tries = 0; tries < 100; tries++) {
+		int done = 0, k;
+
+		for (int i = 0; i < NSLOT; i++)
+			done += (int)atomic_load(&completed[i]);
+		if (done + reaped >= n)
+			break;
+		k = fhint_emu_reap(emu, tags, NSLOT + 8, 100000000);
+		if (k < 0)
+			return -1;
+		reaped += k;
+	}
+	return reaped;
+}
+
+/* Blocks 64..79 a fifth time and 80..95 read, with a completion function
+ * (@inflight: the store keeps I/O in flight). */
+static void case_completion(struct fhint_emu *emu, bool inflight)
+{
+	const char *bad = NULL;
+	int k, reaped, called = 0;
+
+	/* the reopen's power-on unit attention (a CHECK CONDITION, reaped) */
+	fhint_emu_exec(emu, &rw(0, READ16_OP, 0, 1)->c);
+	if (fhint_emu_set_complete(NULL, on_complete, NULL) != -EINVAL)
+		bad = "no device: not -EINVAL";
+	if (!bad && fhint_emu_set_complete(emu, on_complete, NULL))
+		bad = "the completion function refused";
+	for (k = 0; k < NSLOT && !bad; k++) {
+		struct slot *s = k < NSLOT / 2 ?
+			rw(k, WRITE16_OP, 64 + (uint64_t)k, 1) :
+			rw(k, READ16_OP, 64 + (uint64_t)k, 1);
+
+		pattern(s->buf, 64 + (uint64_t)k, 1, 5);
+		if (k >= NSLOT / 2)
+			memset(s->buf, 0xee, LBS);
+		if (submit(emu, s))
+			bad = "submit refused";
+	}
+	reaped = bad ? 0 : reap_or_completed(emu, NSLOT);
+	for (k = 0; k < NSLOT; k++)
+		called += (int)atomic_load(&completed[k]);
+	if (!bad && reaped < 0)
+		bad = "reap failed";
+	else if (!bad && reaped + called != NSLOT)
+		bad = "not every command came back, or one came back twice";
+	else if (!bad && inflight && reaped)
+		bad = "a command that landed whole came back through reap";
+	else if (!bad && !inflight && called)
+		bad = "the completion function called without I/O in flight";
+	for (k = 0; k < NSLOT && !bad; k++)
+		if (atomic_load(&completed[k]) > 1)
+			bad = "the completion function called twice";
+	if (!bad && !all_good(0, NSLOT))
+		bad = "not GOOD";
+	for (k = NSLOT / 2; k < NSLOT && !bad; k++)
+		if (!holds(k, 64 + (uint64_t)k, 1, 4, 0))
+			bad = "a READ completed early read the wrong data";
+	for (k = 0; k < NSLOT / 2 && !bad; k++) {
+		struct slot *s = rw(k, READ16_OP, 64 + (uint64_t)k, 1);
+
+		if (fhint_emu_exec(emu, &s->c) || s->c.status ||
+		    !holds(k, 64 + (uint64_t)k, 1, 5, 0))
+			bad = "an overwrite completed early did not land";
+	}
+	if (!bad && fhint_emu_set_complete(emu, NULL, NULL))
+		bad = "the completion function not taken back";
+	verdict("READs and overwrites handed to a completion function", bad);
+}
+
 int main(int argc, char **argv)
 {
 	struct fhint_emu *emu;
@@ -388,6 +482,8 @@ int main(int argc, char **argv)
 	case_order(emu);
 	case_writes(emu);
 	case_overwrites(&emu, optind < argc ? argv[optind] : DEFAULT_TARGET);
+	if (emu)
+		case_completion(emu, want);
 	if (emu)
 		fhint_emu_close(emu);
 	return failures ? 1 : 0;

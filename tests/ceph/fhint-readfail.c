@@ -17,7 +17,8 @@
  *
  *   stalled    the OSDs stopped: 16 READs submitted (in flight), one
  *              READ run at once (fhint_emu_exec); the cluster's
- *              timeout= ends them all: each reaped, CHECK CONDITION,
+ *              timeout= ends them all: each reaped (none given to the
+ *              completion function set for them), CHECK CONDITION,
  *              MEDIUM ERROR, UNRECOVERED READ ERROR (SBC-4 4.18: fixed
  *              sense 70h, key 3h, 11/00), the READs in flight with the
  *              same sense bytes as the one run at once;
@@ -47,6 +48,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -235,15 +237,32 @@ static const char *all_read_errors(void)
 	return NULL;
 }
 
+static atomic_int completed;
+
+static void on_complete(void *tag, void *arg)
+{
+	(void)tag;
+	(void)arg;
+	atomic_fetch_add(&completed, 1);
+}
+
+/* With a completion function (fhint_emu_set_complete), which takes only
+ * commands that landed whole: the failed READs all come back by reap. */
 static void case_stalled(struct fhint_emu *emu)
 {
 	const char *bad = run_hook("stop") ? "hook stop failed" : NULL;
 
+	if (!bad && fhint_emu_set_complete(emu, on_complete, NULL))
+		bad = "the completion function refused";
 	/* the exec returns with the timeout: then the OSDs go on */
 	if (!bad)
 		bad = reads_and_one(emu, 0, 40, "cont");
+	if (!bad && atomic_load(&completed))
+		bad = "a failed READ went to the completion function";
 	if (!bad)
 		bad = all_read_errors();
+	if (!bad && fhint_emu_set_complete(emu, NULL, NULL))
+		bad = "the completion function not taken back";
 	verdict("OSDs stopped: READs in flight and at once, 03/11/00", bad);
 }
 

@@ -12,7 +12,8 @@
  * handle_cmd is called as tcmu-runner's work queue does (nr_threads 1):
  * the command's done callback set, then tcmur_cmd_complete() with what
  * handle_cmd returned; a command is finished when done is called, at once
- * or, for a timed LUN, later from the handler's completion thread.
+ * or, for a timed LUN or one on RBD, later from another thread (the
+ * handler's completion thread, or librbd's where a command's data landed).
  * With CFGSTRING (make check-ceph: an RBD-backed LUN) only the commands
  * in flight on that LUN; with a mode after it, the open while another
  * process holds that LUN's lock (lock_wait below: it stays, it closes the
@@ -348,8 +349,8 @@ static void split3(struct smoke_cmd *c, struct iovec *iov, uint8_t *buf,
 /*
  * @n 4 KiB commands (WRITE(10) of pattern i + 1, or READ(10)) of LBA
  * 8 * i handed to the worker one after another, each in three iovecs;
- * then each waited for: finished once, by the handler's completion
- * thread, GOOD.  Returns how many had finished when the last was
+ * then each waited for: finished once, by another thread (the handler's
+ * completion thread or the store's), GOOD.  Returns how many had finished when the last was
  * handed over.
  */
 static int inflight(struct tcmu_device *dev, bool write,
@@ -393,8 +394,8 @@ static int inflight(struct tcmu_device *dev, bool write,
 /*
  * An asynchronous LUN opened from @cfg: @rounds of 8 writes handed to the
  * worker one after another, then 8 reads of them, in flight together,
- * each command in three iovecs; each finished once, by the handler's
- * completion thread, GOOD; the data of each read comes back in its own
+ * each command in three iovecs; each finished once, by another thread,
+ * GOOD; the data of each read comes back in its own
  * iovecs, which fails if the handler kept a command's data in a buffer
  * the next command reuses (the data reaches the iovecs only when the
  * command is reaped).  @slow: the commands take long enough that some
