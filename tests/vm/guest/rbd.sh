@@ -86,6 +86,7 @@ sdr=$(ls /sys/class/scsi_device/$addr:1/device/block 2>/dev/null | head -1)
 [ -n "$sdr" ] && ok "tcm_loop: the handler_rbd LUN is /dev/$sdr" ||
 	fail "handler_rbd LUN as /dev/sdX"
 secs=${FHINT_BENCH_SECONDS:-8}
+rounds=${FHINT_BENCH_FIO_ROUNDS:-1}
 # fio_run DEV RW BS QD: one figure, IOPS (4 KiB) or MB/s (1 MiB), to stdout
 fio_run() {
 	local dir=read
@@ -102,22 +103,28 @@ if [ -n "$sdr" ]; then
 		dd if=/dev/urandom of=/dev/$d bs=1M count=128 oflag=direct status=none
 	done
 	log "largest transfer (max_hw_sectors_kb): fhint $(cat /sys/block/$sdf/queue/max_hw_sectors_kb) KiB, handler_rbd $(cat /sys/block/$sdr/queue/max_hw_sectors_kb) KiB"
-	echo "# | fio, $secs s each run | handler_fhint (RBD), mean (runs 1, 4) | handler_rbd, mean (runs 2, 3) | fhint / rbd |"
+	echo "# | fio, $secs s each run, $rounds round(s) | handler_fhint (RBD), mean (runs) | handler_rbd, mean (runs) | fhint / rbd |"
 	echo "# | --- | ---: | ---: | ---: |"
 	# iodepth 1 as well: how much of a gap is the round trips of one
 	# command, how much commands in flight together
 	for w in "randwrite 4k 16 IOPS" "randread 4k 16 IOPS" "write 1M 16 MB/s" \
 		 "read 1M 16 MB/s" "randwrite 4k 1 IOPS" "randread 4k 1 IOPS"; do
 		set -- $w
-		# each LUN twice, in the order fhint, rbd, rbd, fhint: a
-		# cluster that gets slower or faster over the four runs (the
-		# OSD still writing back the fill, or done with it) favours
-		# neither; the figure is the mean of the two
-		a1=$(fio_run $sdf $1 $2 $3) b1=$(fio_run $sdr $1 $2 $3)
-		b2=$(fio_run $sdr $1 $2 $3) a2=$(fio_run $sdf $1 $2 $3)
-		read -r a b r < <(python3 -c "a, b = ($a1 + $a2) / 2, ($b1 + $b2) / 2
-print('%.1f %.1f %.2f' % (a, b, a / b))" 2>/dev/null || echo "? ? ?")
-		echo "# | $1 $2 iodepth $3, $4 | $a ($a1, $a2) | $b ($b1, $b2) | $r |"
+		# each round runs each LUN twice, in the order fhint, rbd,
+		# rbd, fhint: a cluster that gets slower or faster over the
+		# runs (the OSD still writing back the fill, or done with it)
+		# favours neither; the figure is the mean of all runs
+		fa="" fb=""
+		for ((i = 0; i < rounds; i++)); do
+			a1=$(fio_run $sdf $1 $2 $3) b1=$(fio_run $sdr $1 $2 $3)
+			b2=$(fio_run $sdr $1 $2 $3) a2=$(fio_run $sdf $1 $2 $3)
+			fa="$fa $a1 $a2" fb="$fb $b1 $b2"
+		done
+		read -r a b r < <(python3 -c "import sys
+a, b = [[float(x) for x in s.split()] for s in sys.argv[1:3]]
+a, b = sum(a) / len(a), sum(b) / len(b)
+print('%.1f %.1f %.2f' % (a, b, a / b))" "$fa" "$fb" 2>/dev/null || echo "? ? ?")
+		echo "# | $1 $2 iodepth $3, $4 | $a ($(echo $fa | tr ' ' ',')) | $b ($(echo $fb | tr ' ' ',')) | $r |"
 		echo "$1 $2 $3 $4 $a $b $r" >> "$out/rbd.fio"
 	done
 	[ "$(wc -l < "$out/rbd.fio")" -eq 6 ] && ok "fio ran against both LUNs ($out/rbd.fio)" ||
