@@ -142,17 +142,21 @@ static void landed_complete(void *tag, void *arg)
 }
 
 /* The reaper: commands due on the host clock; at close, until none is
- * left in flight. */
+ * left in flight, looking every 10 ms (a command that goes to
+ * landed_complete wakes no reaper). */
 static void *reaper_main(void *arg)
 {
 	struct fhint_tcmu_dev *fd = arg;
 	void *tags[64];
+	bool stopping;
 	int i, n;
 
 	for (;;) {
-		if (atomic_load(&fd->stopping) && !fhint_emu_inflight(fd->emu))
+		stopping = atomic_load(&fd->stopping);
+		if (stopping && !fhint_emu_inflight(fd->emu))
 			break;
-		n = fhint_emu_reap(fd->emu, tags, 64, -1);
+		n = fhint_emu_reap(fd->emu, tags, 64,
+				   stopping ? 10000000 : -1);
 		for (i = 0; i < n; i++)
 			async_release(tags[i]);
 	}
