@@ -295,7 +295,7 @@ static void reap_sleep(struct emu_clock *c, uint64_t wake)
 	while (poll(pfd, 2, -1) < 0 && errno == EINTR)
 		;
 	/* one read resets the counter (not EFD_SEMAPHORE) */
-	if (pfd[1].revents & POLLIN && read(c->efd, &n, sizeof(n)) < 0) {
+	if ((pfd[1].revents & POLLIN) && read(c->efd, &n, sizeof(n)) < 0) {
 		/* reset by a read before: nothing to clear */
 	}
 	if (wake != UINT64_MAX) {

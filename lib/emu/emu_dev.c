@@ -524,7 +524,6 @@ int fhint_emu_reap(struct fhint_emu *emu, void **tags, unsigned int max,
 		   int64_t timeout_ns)
 {
 	struct emu_dev *dev = (struct emu_dev *)emu;
-
 	int n;
 
 	if (!dev)
