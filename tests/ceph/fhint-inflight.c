@@ -405,9 +405,8 @@ static void case_completion(struct fhint_emu *emu, bool inflight)
 			rw(k, WRITE16_OP, 64 + (uint64_t)k, 1) :
 			rw(k, READ16_OP, 64 + (uint64_t)k, 1);
 
-		pattern(s->buf, 64 + (uint64_t)k, 1, 5);
-		if (k >= NSLOT / 2)
-			memset(s->buf, 0xee, LBS);
+		if (k < NSLOT / 2)	/* (rw fills a READ's buffer) */
+			pattern(s->buf, 64 + (uint64_t)k, 1, 5);
 		if (submit(emu, s))
 			bad = "submit refused";
 	}
