@@ -897,6 +897,14 @@ enum fhint_ua fhint_ua_queue_pop(struct fhint_ua_queue *q, struct fhint_sense *s
 	return ua;
 }
 
+int fhint_ua_queue_clear(struct fhint_ua_queue *q, enum fhint_ua ua)
+{
+	if (!q || !fhint_ua_info(ua))
+		return -EINVAL;
+	q->pending &= ~(1u << ua);
+	return 0;
+}
+
 /* REQUEST SENSE (SPC-5 6.39) */
 #define REQUEST_SENSE_DESC	0x01
 

@@ -747,6 +747,15 @@ static void test_unit_attention_once(void)
 	CU_ASSERT_EQUAL(din[3], 0x09);
 	run(e, tur, 6, 0);
 	EMU_ASSERT_GOOD(&cmd);
+	/* a cleared UA is not reported; one raised beside it still is */
+	CU_ASSERT_EQUAL(fhint_emu_raise_ua(e, 0x2a, 0x09), 0);
+	CU_ASSERT_EQUAL(fhint_emu_raise_ua(e, 0x2a, 0x01), 0);
+	CU_ASSERT_EQUAL(fhint_emu_clear_ua(e, 0x2a, 0x09), 0);
+	CU_ASSERT_EQUAL(fhint_emu_clear_ua(e, 0x2a, 0x7f), -EINVAL);
+	run(e, tur, 6, 0);
+	EMU_ASSERT_SENSE(&cmd, FHINT_SK_UNIT_ATTENTION, 0x2a, 0x01);
+	run(e, tur, 6, 0);
+	EMU_ASSERT_GOOD(&cmd);
 	fhint_emu_close(e);
 }
 

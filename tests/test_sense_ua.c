@@ -311,6 +311,15 @@ static void test_ua_queue(void)
 	fhint_ua_queue_establish(&q, FHINT_UA_IT_NEXUS_LOSS);
 	fhint_ua_queue_establish(&q, FHINT_UA_POWER_ON_RESET);
 	CU_ASSERT_EQUAL(q.pending, 1u << FHINT_UA_POWER_ON_RESET);
+
+	/* clear drops one UA unreported and leaves the others */
+	fhint_ua_queue_establish(&q, FHINT_UA_CAPACITY_DATA_CHANGED);
+	CU_ASSERT_EQUAL(fhint_ua_queue_clear(&q, FHINT_UA_POWER_ON_RESET), 0);
+	CU_ASSERT_EQUAL(fhint_ua_queue_clear(&q, FHINT_UA_POWER_ON_RESET), 0);
+	CU_ASSERT_EQUAL(fhint_ua_queue_clear(&q, FHINT_UA_COUNT), -EINVAL);
+	CU_ASSERT_EQUAL(fhint_ua_queue_pop(&q, NULL),
+			FHINT_UA_CAPACITY_DATA_CHANGED);
+	CU_ASSERT_EQUAL(fhint_ua_queue_pop(&q, NULL), FHINT_UA_NONE);
 }
 
 /* SPC-5 6.39: OPERATION CODE 03h, DESC bit 0 of byte 1, ALLOCATION LENGTH

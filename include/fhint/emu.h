@@ -223,6 +223,10 @@ int fhint_emu_nvme_exec(struct fhint_emu *emu,
 
 /* Raise a unit attention for every initiator (tests, reset handling). */
 int fhint_emu_raise_ua(struct fhint_emu *emu, uint8_t asc, uint8_t ascq);
+/* Drop a pending unit attention of every initiator unreported: the host
+ * reports that one itself (tcmu-runner's own CAPACITY DATA HAS CHANGED
+ * after a dev_size change).  0, or -EINVAL when not in the catalog. */
+int fhint_emu_clear_ua(struct fhint_emu *emu, uint8_t asc, uint8_t ascq);
 
 /* Validate a configuration string without opening anything (tcmu-runner
  * check_config).  0 or -EINVAL with the reason in @err. */

@@ -256,6 +256,8 @@ enum fhint_ua fhint_ua_queue_next(const struct fhint_ua_queue *q);
 /* Report and clear the next one: fills @s (if not NULL) with its unit
  * attention sense.  Returns the UA reported, FHINT_UA_NONE if empty. */
 enum fhint_ua fhint_ua_queue_pop(struct fhint_ua_queue *q, struct fhint_sense *s);
+/* Drop @ua unreported (another layer reports it).  Returns 0 or -EINVAL. */
+int fhint_ua_queue_clear(struct fhint_ua_queue *q, enum fhint_ua ua);
 
 /* REQUEST SENSE CDB (SPC-5 6.39) */
 #define FHINT_REQUEST_SENSE_CDB_LEN		6

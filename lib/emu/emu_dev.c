@@ -894,6 +894,21 @@ int fhint_emu_raise_ua(struct fhint_emu *emu, uint8_t asc, uint8_t ascq)
 	return 0;
 }
 
+int fhint_emu_clear_ua(struct fhint_emu *emu, uint8_t asc, uint8_t ascq)
+{
+	struct emu_dev *dev = (struct emu_dev *)emu;
+	const struct fhint_ua_info *info = fhint_ua_lookup(asc, ascq);
+	size_t i;
+
+	if (!dev || !info)
+		return -EINVAL;
+	pthread_mutex_lock(&dev->lock);
+	for (i = 0; i < FHINT_EMU_MAX_INITIATORS; i++)
+		fhint_ua_queue_clear(&dev->ua[i], info->ua);
+	pthread_mutex_unlock(&dev->lock);
+	return 0;
+}
+
 int fhint_emu_config_check(const char *config, char *err, size_t errlen)
 {
 	struct emu_config cfg;
