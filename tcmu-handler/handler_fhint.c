@@ -4,9 +4,12 @@
  *
  * tcmu-runner dlopen()s handler_fhint.so from its handler directory, calls
  * handler_init(), and routes every device whose configfs dev_config starts
- * with "fhint/" here.  The handler is "passthrough only" (handle_cmd, no
- * read/write callouts), so tcmu-runner's own SCSI emulation stays out of
- * the way and every CDB the kernel passes down reaches fhint_emu_exec().
+ * with "fhint/" here.  Every CDB the kernel passes down reaches the
+ * emulator: handle_cmd serves every opcode but READ and WRITE, which
+ * tcmu-runner's generic path hands to the read and write callouts (with
+ * nr_threads 0 the only way a command can complete from another thread;
+ * below, "Command paths"), so tcmu-runner's own SCSI emulation stays out
+ * of the way.
  *
  * This is the only file of fhint that includes tcmu-runner's headers; it
  * is built against the headers of Debian's "tcmu" source package
@@ -42,6 +45,7 @@
 #include "tcmur_device.h"
 
 #include <fhint/emu.h>
+#include <fhint/endian.h>
 #include <fhint/log.h>
 #include <fhint/scsi_proto.h>
 
@@ -51,41 +55,60 @@
 #define FHINT_TCMU_CFGMAX	4096	/* emu grammar: at most 4095 chars */
 #define FHINT_TCMU_INITIATOR	0	/* no I_T nexus from tcmu-runner */
 
+/* The contiguous copy of a command whose data is in several pieces of
+ * the TCMU data area, kept at its largest size by the one thread that
+ * uses it: no allocation, page faults or zeroing per command. */
+struct fhint_tcmu_bounce {
+	uint8_t *buf;
+	size_t len;
+};
+
+/* The READs and WRITEs of a synchronous LUN, executed one after another
+ * on a thread of the handler's, while tcmu-runner's command thread takes
+ * the next commands off the ring.  Queued through cmd_state, which
+ * tcmu-runner leaves to the handler in a read or write callout. */
+struct fhint_tcmu_worker {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct tcmur_cmd *head, *tail;
+	bool stopping;
+	bool started;
+	pthread_t thread;
+	struct fhint_tcmu_bounce bounce;	/* the worker's own */
+};
+
 /* Per-device state: the emulator and the configuration it was opened with. */
 struct fhint_tcmu_dev {
+	struct tcmu_device *dev;
 	struct fhint_emu *emu;
 	char config[FHINT_TCMU_CFGMAX];	/* the cfgstring, size= and lbs= set */
-	/* the contiguous copy of a command whose data is in several pieces
-	 * of the TCMU data area, kept at its largest size (handle_cmd runs
-	 * in the device's one command thread): no allocation, page faults
-	 * or zeroing per command */
-	uint8_t *bounce;
-	size_t bounce_len;
+	struct fhint_tcmu_bounce bounce;	/* the command thread's */
 	/* commands complete from the reaper thread (asynchronous
 	 * completion, below): timing=PRESET on the real clock, or a store
 	 * that keeps I/O in flight (fhint_emu_prefers_submit) */
 	bool async;
 	atomic_bool stopping;
 	pthread_t reaper;
+	struct fhint_tcmu_worker worker;	/* a synchronous LUN's */
 };
 
 /*
- * Asynchronous completion.  tcmu-runner (nr_threads >= 1) sets the
- * command's done callback, calls handle_cmd on its worker and then
- * tcmur_cmd_complete() with what handle_cmd returned, which calls done.
- * For an asynchronous device handle_cmd submits the command
- * (fhint_emu_submit) and puts its own callback in place: the command is
- * finished by whichever comes last of the worker's tcmur_cmd_complete()
- * and the reaper reaping it, through the runner's own done, with the
- * status the emulator gave it; its outputs are final only when reaped (a
- * WRITE of a write group, a READ whose data is still on the wire), so
- * the status, the sense and the data-in scatter are taken then.  So the
- * worker never waits and the commands the guest queued are in flight
+ * Asynchronous completion.  tcmu-runner's generic path sets a READ's or
+ * WRITE's done callback and calls the read or write callout in its
+ * command thread (nr_threads 0).  For an asynchronous device the callout
+ * submits the command (fhint_emu_submit): it is finished by whichever
+ * comes last of the callout's return and the reaper reaping it, through
+ * tcmur_cmd_complete() and the runner's done, with the status the
+ * emulator gave it; its outputs are final only when reaped (a WRITE of a
+ * write group, a READ whose data is still on the wire), so the status,
+ * the sense and the data-in scatter are taken then.  So the command
+ * thread never waits and the commands the guest queued are in flight
  * together.  A READ or an overwrite that landed whole on an untimed
  * device does not wait for the reaper: the emulator hands it to
  * landed_complete in the store's callback thread (fhint_emu_set_complete),
- * where handler_rbd completes its commands too, one thread hand-off fewer
- * per command.
+ * where handler_rbd completes its commands too.  Between the ring and the
+ * store a command then changes thread once on its way in and once on its
+ * way out, as handler_rbd's do.
  *
  * Data lifetime: the emulator reads Data-Out and writes Data-In until the
  * command is reaped (fhint/emu.h).  One iovec is the command's piece of
@@ -94,11 +117,10 @@ struct fhint_tcmu_dev {
  * never the device's shared bounce buffer, which the next command reuses.
  */
 struct fhint_tcmu_async {
-	void (*done)(struct tcmu_device *dev, struct tcmur_cmd *cmd, int ret);
 	struct tcmu_device *dev;
 	struct fhint_emu_cmd ec;
 	uint8_t *bounce;		/* the command's own copy, or NULL */
-	atomic_int refs;		/* the worker, the reaper */
+	atomic_int refs;		/* the callout, the reaper */
 };
 
 static int cmd_finish(struct tcmu_device *dev, struct tcmulib_cmd *cmd,
@@ -108,29 +130,18 @@ static int cmd_finish(struct tcmu_device *dev, struct tcmulib_cmd *cmd,
 static void async_release(struct tcmur_cmd *tcmur_cmd)
 {
 	struct fhint_tcmu_async *a = tcmur_cmd->cmd_state;
-	void (*done)(struct tcmu_device *, struct tcmur_cmd *, int);
 	struct tcmu_device *dev;
 	int sts;
 
 	if (atomic_fetch_sub_explicit(&a->refs, 1, memory_order_acq_rel) != 1)
 		return;
-	done = a->done;
 	dev = a->dev;
 	sts = cmd_finish(dev, tcmur_cmd->lib_cmd, &a->ec, a->bounce,
 			 a->ec.din_len);
 	tcmur_cmd->cmd_state = NULL;
 	free(a->bounce);
 	free(a);
-	done(dev, tcmur_cmd, sts);
-}
-
-/* The worker's tcmur_cmd_complete() after handle_cmd returned. */
-static void async_done(struct tcmu_device *dev, struct tcmur_cmd *tcmur_cmd,
-		       int ret)
-{
-	(void)dev;
-	(void)ret;
-	async_release(tcmur_cmd);
+	tcmur_cmd_complete(dev, tcmur_cmd, sts);
 }
 
 /* A command the emulator completed in the thread where its data landed
@@ -388,14 +399,52 @@ static int check_geometry(struct tcmu_device *dev, struct fhint_emu *emu)
 	return 0;
 }
 
+static void *worker_main(void *arg);
+
+/* A synchronous LUN's worker (command paths, below). */
+static int start_worker(struct tcmu_device *dev, struct fhint_tcmu_dev *fd)
+{
+	struct fhint_tcmu_worker *w = &fd->worker;
+	int ret;
+
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	ret = pthread_create(&w->thread, NULL, worker_main, fd);
+	if (ret) {
+		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->lock);
+		tcmu_dev_err(dev, "fhint: no worker thread: %s\n",
+			     strerror(ret));
+		return -ret;
+	}
+	w->started = true;
+	return 0;
+}
+
+/* After the queue is drained (tcmu-runner waits for the commands it
+ * handed over before it closes a device). */
+static void stop_worker(struct fhint_tcmu_worker *w)
+{
+	if (!w->started)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->stopping = true;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w->bounce.buf);
+}
+
 /* A device timed on the real clock, or on a store that keeps I/O in
- * flight, completes asynchronously. */
-static int start_reaper(struct tcmu_device *dev, struct fhint_tcmu_dev *fd)
+ * flight, completes asynchronously; any other has a worker. */
+static int start_threads(struct tcmu_device *dev, struct fhint_tcmu_dev *fd)
 {
 	int ret;
 
 	if (!fhint_emu_prefers_submit(fd->emu))
-		return 0;
+		return start_worker(dev, fd);
 	ret = fhint_emu_set_complete(fd->emu, landed_complete, NULL);
 	if (ret) {
 		tcmu_dev_err(dev, "fhint: no completion function: %s\n",
@@ -445,9 +494,10 @@ static int fhint_tcmu_open(struct tcmu_device *dev, bool reopen)
 			     fd->config, err, strerror(-ret));
 		goto fail;
 	}
+	fd->dev = dev;
 	ret = check_geometry(dev, fd->emu);
 	if (!ret)
-		ret = start_reaper(dev, fd);
+		ret = start_threads(dev, fd);
 	if (ret) {
 		fhint_emu_close(fd->emu);
 		goto fail;
@@ -472,9 +522,10 @@ static void fhint_tcmu_close(struct tcmu_device *dev)
 		fhint_emu_reap_interrupt(fd->emu);
 		pthread_join(fd->reaper, NULL);
 	}
+	stop_worker(&fd->worker);
 	fhint_emu_close(fd->emu);
 	tcmur_dev_set_private(dev, NULL);
-	free(fd->bounce);
+	free(fd->bounce.buf);
 	free(fd);
 }
 
@@ -496,10 +547,12 @@ static int reconfig_apply(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
 }
 
 /*
- * Size changes (targetcli/configfs dev_size) raise CAPACITY DATA HAS
- * CHANGED in the emulator; a new cfgstring may change only what
- * fhint_emu_reconfig() allows (size, threshold).  tcmu-runner's own pending
- * unit attention is never seen: passthrough handlers skip it.
+ * A new cfgstring may change only what fhint_emu_reconfig() allows (size,
+ * threshold), and raises the emulator's unit attention.  A size change
+ * through configfs (targetcli, dev_size) is reported by tcmu-runner
+ * itself: its dev_resize sets its own CAPACITY DATA HAS CHANGED when the
+ * handler took the size, and reports it before any command reaches the
+ * handler; the emulator's is dropped, or the initiator would see it twice.
  */
 static int fhint_tcmu_reconfig(struct tcmu_device *dev,
 			       struct tcmulib_cfg_info *cfg)
@@ -527,7 +580,11 @@ static int fhint_tcmu_reconfig(struct tcmu_device *dev,
 	}
 	if (ret)
 		return ret;
-	return reconfig_apply(dev, fd, config);
+	ret = reconfig_apply(dev, fd, config);
+	if (!ret && cfg->type == TCMULIB_CFG_DEV_SIZE)
+		fhint_emu_clear_ua(fd->emu, FHINT_ASC_PARAMETERS_CHANGED,
+				   FHINT_ASCQ_CAPACITY_DATA_CHANGED);
+	return ret;
 }
 
 /* SPC-5 4.2.5.1: CDB length from the GROUP CODE; 7Fh is variable length. */
@@ -573,20 +630,20 @@ static void iov_scatter(struct iovec *iov, size_t cnt, const uint8_t *buf,
 	}
 }
 
-/* The device's bounce buffer, at least @len bytes, page aligned (a
- * gathered WRITE can then go O_DIRECT, direct=). */
-static uint8_t *bounce_get(struct fhint_tcmu_dev *fd, size_t len)
+/* @b at least @len bytes, page aligned (a gathered WRITE can then go
+ * O_DIRECT, direct=). */
+static uint8_t *bounce_get(struct fhint_tcmu_bounce *b, size_t len)
 {
-	if (len > fd->bounce_len) {
+	if (len > b->len) {
 		void *p;
 
 		if (posix_memalign(&p, 4096, len))
 			return NULL;
-		free(fd->bounce);
-		fd->bounce = p;
-		fd->bounce_len = len;
+		free(b->buf);
+		b->buf = p;
+		b->len = len;
 	}
-	return fd->bounce;
+	return b->buf;
 }
 
 /* The TCMU status of a finished command: Data-In scattered from
@@ -669,16 +726,17 @@ static void cmd_prepare(struct tcmulib_cmd *cmd, struct fhint_emu_cmd *ec,
 	ec->din_len = len;
 }
 
-/* One command at a time: exec, the device's shared bounce buffer. */
+/* Exec, the calling thread's bounce buffer @b. */
 static int handle_sync(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
-		       struct tcmulib_cmd *cmd, size_t len)
+		       struct tcmulib_cmd *cmd, struct fhint_tcmu_bounce *b)
 {
+	size_t len = tcmu_iovec_length(cmd->iovec, cmd->iov_cnt);
 	struct fhint_emu_cmd ec;
 	uint8_t *bounce = NULL;
 	int ret;
 
 	if (len && cmd->iov_cnt != 1) {
-		bounce = bounce_get(fd, len);
+		bounce = bounce_get(b, len);
 		if (!bounce)
 			return TCMU_STS_NO_RESOURCE;
 	}
@@ -693,11 +751,12 @@ static int handle_sync(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
 }
 
 /* Submitted: finished by async_release, the command's own state and
- * copy of its data kept until then. */
+ * copy of its data kept until then; the caller drops its reference. */
 static int handle_async(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
-			struct tcmur_cmd *tcmur_cmd, size_t len)
+			struct tcmur_cmd *tcmur_cmd)
 {
 	struct tcmulib_cmd *cmd = tcmur_cmd->lib_cmd;
+	size_t len = tcmu_iovec_length(cmd->iovec, cmd->iov_cnt);
 	struct fhint_tcmu_async *a = calloc(1, sizeof(*a));
 	int ret;
 
@@ -709,14 +768,11 @@ static int handle_async(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
 		return TCMU_STS_NO_RESOURCE;
 	}
 	cmd_prepare(cmd, &a->ec, a->bounce, len);
-	a->done = tcmur_cmd->done;
 	a->dev = dev;
 	atomic_init(&a->refs, 2);
 	tcmur_cmd->cmd_state = a;
-	tcmur_cmd->done = async_done;
 	ret = fhint_emu_submit(fd->emu, &a->ec, tcmur_cmd);
 	if (ret) {
-		tcmur_cmd->done = a->done;
 		tcmur_cmd->cmd_state = NULL;
 		free(a->bounce);
 		free(a);
@@ -724,19 +780,27 @@ static int handle_async(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
 			     "%s\n", cmd->cdb[0], strerror(-ret));
 		return TCMU_STS_HW_ERR;
 	}
-	/* not the command's status: async_done ignores it, the status is
-	 * taken when the command is reaped */
 	return TCMU_STS_OK;
 }
 
 /*
- * Every CDB goes to the emulator.  The TCMU ring does not say the data
- * direction, so the iovec is offered both as data-out and as the data-in
- * buffer: the emulator reads the one and writes the other as the command
- * defines.  Runs on the device's one worker thread (nr_threads, below);
- * the status is returned and tcmu-runner completes the command, at once,
- * or for an asynchronous device when it is reaped (asynchronous
- * completion, above).
+ * Command paths.  tcmu-runner (nr_threads 0) calls handle_cmd for every
+ * command in the device's command thread, and tcmu-runner's generic READ
+ * and WRITE path (check of LBA and length, then the read or write
+ * callout) for the opcodes handle_cmd does not take.  Only that path
+ * gives a command a done callback, so only READ and WRITE can complete
+ * from another thread: on an asynchronous LUN they are submitted, on a
+ * synchronous one they go to the handler's worker.  Every other opcode,
+ * and a READ or WRITE that tcmu-runner's own check would refuse (with
+ * HARDWARE ERROR for a Data-Out of another length than the CDB says,
+ * where the emulator answers 24/00 at the field), is executed in the
+ * command thread.
+ *
+ * The TCMU ring does not say the data direction, so the iovec is offered
+ * both as data-out and as the data-in buffer: the emulator reads the one
+ * and writes the other as the command defines.  The callouts take the
+ * CDB itself (tcmur_cmd->lib_cmd), not tcmu-runner's offset and length,
+ * so the GROUP NUMBER, FUA and the protection fields reach the emulator.
  *
  * No residual can be reported: the kernel's TCMU honours a read length
  * (TCMU_UFLAG_READ_LEN, rsp.read_len) but tcmu-runner 1.5.4's
@@ -747,19 +811,139 @@ static int handle_async(struct tcmu_device *dev, struct fhint_tcmu_dev *fd,
  * another length than the CDB transfers instead of taking part of it
  * (spec-notes/iscsi-test-cu.md).
  */
+static bool is_read_write(uint8_t opcode)
+{
+	switch (opcode) {
+	case FHINT_OP_READ_6:
+	case FHINT_OP_READ_10:
+	case FHINT_OP_READ_12:
+	case FHINT_OP_READ_16:
+	case FHINT_OP_WRITE_6:
+	case FHINT_OP_WRITE_10:
+	case FHINT_OP_WRITE_12:
+	case FHINT_OP_WRITE_16:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Does tcmu-runner 1.5.4's check_lba_and_length() pass @cmd on to the
+ * callouts?  Its own reading of the CDB (tcmu_cdb_get_lba and
+ * tcmu_cdb_get_xfer_length): TRANSFER LENGTH 0 of READ(6) or WRITE(6) is
+ * 0 blocks there, 256 in SBC-4; such a command stays here.
+ */
+static bool runner_passes(struct tcmu_device *dev, struct tcmulib_cmd *cmd)
+{
+	const uint8_t *cdb = cmd->cdb;
+	uint64_t lba, blocks;
+
+	switch (cdb_length(cdb)) {
+	case 6:
+		lba = (uint64_t)(cdb[1] & 0x1f) << 16 | fhint_get_be16(cdb + 2);
+		blocks = cdb[4];
+		break;
+	case 10:
+		lba = fhint_get_be32(cdb + 2);
+		blocks = fhint_get_be16(cdb + 7);
+		break;
+	case 12:
+		lba = fhint_get_be32(cdb + 2);
+		blocks = fhint_get_be32(cdb + 6);
+		break;
+	case 16:
+		lba = fhint_get_be64(cdb + 2);
+		blocks = fhint_get_be32(cdb + 10);
+		break;
+	default:
+		return false;
+	}
+	return tcmu_iovec_length(cmd->iovec, cmd->iov_cnt) ==
+	       blocks * tcmu_dev_get_block_size(dev) &&
+	       lba + blocks >= lba &&
+	       lba + blocks <= tcmu_dev_get_num_lbas(dev);
+}
+
 static int fhint_tcmu_handle_cmd(struct tcmu_device *dev,
 				 struct tcmur_cmd *tcmur_cmd)
 {
 	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
 	struct tcmulib_cmd *cmd = tcmur_cmd->lib_cmd;
-	size_t len;
 
 	if (!fd)
 		return TCMU_STS_HW_ERR;
-	len = tcmu_iovec_length(cmd->iovec, cmd->iov_cnt);
-	if (fd->async)
-		return handle_async(dev, fd, tcmur_cmd, len);
-	return handle_sync(dev, fd, cmd, len);
+	if (is_read_write(cmd->cdb[0]) && runner_passes(dev, cmd))
+		return TCMU_STS_NOT_HANDLED;
+	return handle_sync(dev, fd, cmd, &fd->bounce);
+}
+
+/* The worker: each queued READ or WRITE executed, then completed. */
+static void *worker_main(void *arg)
+{
+	struct fhint_tcmu_dev *fd = arg;
+	struct fhint_tcmu_worker *w = &fd->worker;
+	struct tcmur_cmd *tcmur_cmd;
+	int sts;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->head && !w->stopping)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->head)
+			break;
+		tcmur_cmd = w->head;
+		w->head = tcmur_cmd->cmd_state;
+		if (!w->head)
+			w->tail = NULL;
+		tcmur_cmd->cmd_state = NULL;
+		pthread_mutex_unlock(&w->lock);
+		sts = handle_sync(fd->dev, fd, tcmur_cmd->lib_cmd, &w->bounce);
+		tcmur_cmd_complete(fd->dev, tcmur_cmd, sts);
+		pthread_mutex_lock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+static void worker_queue(struct fhint_tcmu_worker *w,
+			 struct tcmur_cmd *tcmur_cmd)
+{
+	tcmur_cmd->cmd_state = NULL;
+	pthread_mutex_lock(&w->lock);
+	if (w->tail)
+		w->tail->cmd_state = tcmur_cmd;
+	else
+		w->head = tcmur_cmd;
+	w->tail = tcmur_cmd;
+	pthread_cond_signal(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The read and write callouts: the command queued or submitted, and
+ * TCMU_STS_OK (it completes through tcmur_cmd_complete), or its status
+ * when it could not be. */
+static int fhint_tcmu_rw(struct tcmu_device *dev, struct tcmur_cmd *tcmur_cmd,
+			 struct iovec *iovec, size_t iov_cnt, size_t len,
+			 off_t off)
+{
+	struct fhint_tcmu_dev *fd = tcmur_dev_get_private(dev);
+	int sts;
+
+	(void)iovec;
+	(void)iov_cnt;
+	(void)len;
+	(void)off;
+	if (!fd)
+		return TCMU_STS_HW_ERR;
+	if (!fd->async) {
+		worker_queue(&fd->worker, tcmur_cmd);
+		return TCMU_STS_OK;
+	}
+	sts = handle_async(dev, fd, tcmur_cmd);
+	if (sts == TCMU_STS_OK)
+		async_release(tcmur_cmd);	/* the callout's reference */
+	return sts;
 }
 
 /* The keys, from the emulator itself, after a fixed head (one string). */
@@ -774,17 +958,17 @@ static struct tcmur_handler fhint_handler = {
 	.close		= fhint_tcmu_close,
 	.reconfig	= fhint_tcmu_reconfig,
 	.handle_cmd	= fhint_tcmu_handle_cmd,
+	.read		= fhint_tcmu_rw,
+	.write		= fhint_tcmu_rw,
 	/*
-	 * One worker per device: tcmu-runner calls handle_cmd on its work
-	 * queue while the device's command thread takes the next commands
-	 * off the ring.  One, because the emulator executes one command at
-	 * a time per device anyway (its lock) and the bounce buffer is per
-	 * device.  bench-vm (guest CPU-bound under TCG, fio 4 KiB at depth
-	 * 16): with none, handle_cmd in the command thread, the guest's
-	 * CPUs idled 37 % of the time and the LUN did 0.9x handler_qcow's
-	 * random writes; with one, 1.0x (spec-notes/benchmarks.md).
+	 * No work queue of tcmu-runner's: the read and write callouts run
+	 * in the command thread, and the handler's own threads (the
+	 * worker, the reaper, the store's) complete them (command paths,
+	 * above).  So an RBD LUN's command is handed between threads as
+	 * few times as handler_rbd's, and a synchronous LUN's READs and
+	 * WRITEs still run beside the command thread (spec-notes/tcmu.md).
 	 */
-	.nr_threads	= 1,
+	.nr_threads	= 0,
 };
 
 /* The library's messages (fhint/log.h) in tcmu-runner's log. */

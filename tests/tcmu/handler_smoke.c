@@ -8,12 +8,12 @@
  * here and exported from this executable (link with -rdynamic), so
  * dlopen() resolves them as it would inside tcmu-runner.  Then it drives
  * the registered struct tcmur_handler: check_config, open, handle_cmd
- * (TEST UNIT READY, INQUIRY, WRITE/READ, READ CAPACITY), reconfig, close.
- * handle_cmd is called as tcmu-runner's work queue does (nr_threads 1):
- * the command's done callback set, then tcmur_cmd_complete() with what
- * handle_cmd returned; a command is finished when done is called, at once
- * or, for a timed LUN or one on RBD, later from another thread (the
- * handler's completion thread, or librbd's where a command's data landed).
+ * and the read and write callouts (TEST UNIT READY, INQUIRY, WRITE/READ,
+ * READ CAPACITY), reconfig, close.  Commands are dispatched as tcmu-runner
+ * 1.5.4's generic path does with nr_threads 0 (smoke_issue); a command is
+ * finished when done is called, at once or, for a READ or WRITE, later
+ * from another thread (the handler's worker or completion thread, or
+ * librbd's where a command's data landed).
  * With CFGSTRING (make check-ceph: an RBD-backed LUN) only the commands
  * in flight on that LUN; with a mode after it, the open while another
  * process holds that LUN's lock (lock_wait below: it stays, it closes the
@@ -47,6 +47,7 @@ struct tcmu_device {
 	uint64_t num_lbas;
 	uint32_t block_size;
 	void *priv;
+	bool size_ua;		/* tcmu-runner's pending 2A/09 (dev_resize) */
 };
 
 static struct tcmur_handler *registered;
@@ -213,6 +214,19 @@ void tcmur_cmd_complete(struct tcmu_device *dev, void *data, int rc)
 	cmd->done(dev, cmd, rc);
 }
 
+/* A done callback the handler must not call: handle_cmd's commands
+ * have none (tcmu-runner completes them with what handle_cmd returned). */
+static int nr_stray;
+
+static void smoke_stray(struct tcmu_device *dev, struct tcmur_cmd *cmd,
+			int rc)
+{
+	(void)dev;
+	(void)cmd;
+	(void)rc;
+	nr_stray++;
+}
+
 /* A command in flight: done records how and where it finished. */
 struct smoke_cmd {
 	struct tcmur_cmd cmd;		/* first: done gets its address */
@@ -244,15 +258,79 @@ static void smoke_init(struct smoke_cmd *c)
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
 	c->cmd.lib_cmd = &c->lib;
-	c->cmd.done = smoke_done;	/* handle_passthrough() does this */
+	c->cmd.done = smoke_stray;
 }
 
-/* The worker's part: handle_cmd, then tcmur_cmd_complete(). */
+/* The blocks of READ/WRITE(6/10/12/16) as tcmu-runner 1.5.4 reads them
+ * (libtcmu's tcmu_cdb_get_xfer_length: 6-byte 0 is 0), and the LBA;
+ * false for any other opcode. */
+static bool runner_rw(const uint8_t *cdb, uint64_t *lba, uint64_t *blocks)
+{
+	int i;
+
+	switch (cdb[0]) {
+	case 0x08: case 0x0a:
+		*lba = (uint64_t)(cdb[1] & 0x1f) << 16 | cdb[2] << 8 | cdb[3];
+		*blocks = cdb[4];
+		return true;
+	case 0x28: case 0x2a:
+		*lba = (uint64_t)cdb[2] << 24 | cdb[3] << 16 | cdb[4] << 8 |
+		       cdb[5];
+		*blocks = cdb[7] << 8 | cdb[8];
+		return true;
+	case 0xa8: case 0xaa:
+	case 0x88: case 0x8a:
+		*lba = 0;
+		for (i = 2; i < (cdb[0] >= 0xa8 ? 6 : 10); i++)
+			*lba = *lba << 8 | cdb[i];
+		*blocks = 0;
+		for (i = cdb[0] >= 0xa8 ? 6 : 10; i < (cdb[0] >= 0xa8 ? 10 : 14);
+		     i++)
+			*blocks = *blocks << 8 | cdb[i];
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * tcmu-runner 1.5.4's tcmur_generic_handle_cmd() for a handler with read
+ * and write callouts and nr_threads 0: its own pending unit attention
+ * first (not for INQUIRY and REQUEST SENSE), then handle_cmd; a READ or
+ * WRITE handle_cmd does not take passes check_lba_and_length() (else
+ * HARDWARE ERROR or LBA OUT OF RANGE), gets its done callback and goes to
+ * the read or write callout, where TCMU_STS_OK means queued.  Any other
+ * status completes the command at once (main.c's loop).
+ */
 static void smoke_issue(struct tcmu_device *dev, struct smoke_cmd *c)
 {
-	int ret = registered->handle_cmd(dev, &c->cmd);
+	const uint8_t *cdb = c->lib.cdb;
+	size_t len = tcmu_iovec_length(c->lib.iovec, c->lib.iov_cnt);
+	uint64_t lba, blocks;
+	int ret;
 
-	tcmur_cmd_complete(dev, &c->cmd, ret);
+	if (dev->size_ua && cdb[0] != 0x12 && cdb[0] != 0x03) {
+		dev->size_ua = false;
+		smoke_done(dev, &c->cmd, TCMU_STS_CAPACITY_CHANGED);
+		return;
+	}
+	ret = registered->handle_cmd(dev, &c->cmd);
+	if (ret == TCMU_STS_NOT_HANDLED && runner_rw(cdb, &lba, &blocks)) {
+		if (len != blocks * dev->block_size)
+			ret = TCMU_STS_HW_ERR;
+		else if (lba + blocks > dev->num_lbas || lba + blocks < lba)
+			ret = TCMU_STS_RANGE;
+		else {
+			c->cmd.done = smoke_done;
+			ret = (cdb[0] & 0x02 ? registered->write :
+			       registered->read)(dev, &c->cmd, c->lib.iovec,
+						 c->lib.iov_cnt, len,
+						 (off_t)(lba * dev->block_size));
+			if (ret == TCMU_STS_OK)
+				return;
+		}
+	}
+	smoke_done(dev, &c->cmd, ret);
 }
 
 /* Wait until done was called; its rc. */
@@ -613,6 +691,8 @@ int main(int argc, char **argv)
 	uint8_t w10[10] = { 0x2a, 0, 0, 0, 0, 8, 0, 0, 8, 0 };
 	uint8_t r10[10] = { 0x28, 0, 0, 0, 0, 8, 0, 0, 8, 0 };
 	uint8_t r10_oor[10] = { 0x28, 0, 0, 0, 0x80, 0, 0, 0, 1, 0 };
+	uint8_t r6_256[6] = { 0x08, 0, 0, 0, 0, 0 };
+	static uint8_t r6buf[256 * 512];
 	char *reason = NULL;
 	int (*init)(void);
 	uint32_t bs = 0;
@@ -636,10 +716,10 @@ int main(int argc, char **argv)
 	CHECK(!strcmp(registered->name,
 		      "fhint LUN (flash/shingle-aware emulator)"));
 	CHECK(registered->cfg_desc && strstr(registered->cfg_desc, "profile"));
-	/* one worker per device: handle_cmd runs on tcmu-runner's work
-	 * queue, one command at a time (the per-device bounce buffer) */
-	CHECK(registered->nr_threads == 1);
-	CHECK(!registered->read && !registered->write && !registered->flush);
+	/* no work queue of tcmu-runner's; READ and WRITE through the
+	 * callouts, every other opcode through handle_cmd */
+	CHECK(registered->nr_threads == 0);
+	CHECK(registered->read && registered->write && !registered->flush);
 	/* an RBD LUN's lock held by another process (make check-ceph) */
 	if (stored_cfg && argc > 3 && !strcmp(argv[3], "hold")) {
 		int ret = hold(&dev, stored_cfg);
@@ -729,15 +809,27 @@ int main(int argc, char **argv)
 
 	CHECK(read_capacity16(&dev, &bs) == 32767 && bs == 512);
 
-	/* reconfig: dev_size 32 MiB -> 2A/09, then the new capacity */
+	/* a WRITE(10) whose Data-Out is a block short stays with the
+	 * emulator: 24/00 at TRANSFER LENGTH, not tcmu-runner's HARDWARE
+	 * ERROR; READ(6) of TRANSFER LENGTH 0 is 256 blocks (SBC-4) */
+	CHECK(run(&dev, w10, 10, wbuf, sizeof(wbuf) - 512, sense) ==
+	      TCMU_STS_PASSTHROUGH_ERR);
+	CHECK((sense[2] & 0xf) == 0x5 && sense[12] == 0x24 &&
+	      sense[13] == 0x00 && sense[15] == 0xc0 && sense[17] == 7);
+	CHECK(run(&dev, r6_256, 6, r6buf, sizeof(r6buf), NULL) == TCMU_STS_OK);
+	CHECK(!memcmp(r6buf + 8 * 512, wbuf, sizeof(wbuf)));
+
+	/* reconfig: dev_size 32 MiB.  tcmu-runner's dev_resize reports
+	 * 2A/09 itself; the emulator's is dropped, so the initiator sees
+	 * it once.  Then the new capacity. */
 	memset(&ci, 0, sizeof(ci));
 	ci.type = TCMULIB_CFG_DEV_SIZE;
 	ci.data.dev_size = 32 << 20;
 	CHECK(registered->reconfig(&dev, &ci) == 0);
 	dev.num_lbas = 65536;	/* what tcmu-runner does after success */
-	CHECK(run(&dev, tur, 6, NULL, 0, sense) == TCMU_STS_PASSTHROUGH_ERR);
-	CHECK((sense[2] & 0xf) == 0x6 && sense[12] == 0x2a &&
-	      sense[13] == 0x09);
+	dev.size_ua = true;
+	CHECK(run(&dev, tur, 6, NULL, 0, sense) == TCMU_STS_CAPACITY_CHANGED);
+	CHECK(run(&dev, tur, 6, NULL, 0, sense) == TCMU_STS_OK);
 	CHECK(read_capacity16(&dev, &bs) == 65535 && bs == 512);
 	CHECK(run(&dev, r10, 10, rbuf, sizeof(rbuf), NULL) == TCMU_STS_OK);
 	CHECK(!memcmp(wbuf, rbuf, sizeof(rbuf)));
@@ -754,6 +846,7 @@ int main(int argc, char **argv)
 
 	async_lun(&dev, TIMED_CFG, 1, true);
 done:
+	CHECK(nr_stray == 0);
 	dlclose(h);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
