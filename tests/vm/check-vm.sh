@@ -99,7 +99,10 @@ qemu_peer_disks() {
 qemu_args() {
 	local g=$1 s
 	truncate -s 4G "$work/${g//,/+}-scratch.img"
-	echo "-drive file=$work/${g//,/+}-scratch.img,format=raw,if=virtio,cache=unsafe,discard=unmap"
+	# found by its serial in the guest (lib.sh scratch_fs): a suite's
+	# own virtio-blk disk may be enumerated before it
+	echo "-drive file=$work/${g//,/+}-scratch.img,format=raw,if=none,id=scratch,cache=unsafe,discard=unmap"
+	echo "-device virtio-blk-pci,drive=scratch,serial=fhintscratch"
 	for s in ${g//,/ }; do
 	case $s in
 	bench)

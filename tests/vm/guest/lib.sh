@@ -102,13 +102,25 @@ ua_bound() {
 	wait_for 10 sh -c "ls -l /proc/$1/fd 2>/dev/null | grep -q socket:"
 }
 
+scratch_disk() {	# the virtio-blk disk with serial fhintscratch
+	local d
+	for d in /sys/block/vd*; do
+		[ "$(cat $d/serial 2>/dev/null)" = fhintscratch ] &&
+			{ echo /dev/${d##*/}; return 0; }
+	done
+	return 1
+}
 scratch_fs() {	# the host's scratch disk (virtio-blk) as ext4 on /scratch
-	# (a suite after another in the same boot finds it mounted)
+	# (a suite after another in the same boot finds it mounted); by its
+	# serial, not its name: another virtio-blk disk (the qemu and bench
+	# suites' fhintvblk) may be vda
+	local dev
 	mountpoint -q /scratch && return 0
 	modprobe -a virtio_blk ext4 2>/dev/null
-	wait_for 10 test -b /dev/vda || return 1
-	mkfs.ext4 -q -F -E nodiscard /dev/vda && mkdir -p /scratch &&
-		mount /dev/vda /scratch
+	wait_for 10 scratch_disk || return 1
+	dev=$(scratch_disk)
+	mkfs.ext4 -q -F -E nodiscard $dev && mkdir -p /scratch &&
+		mount $dev /scratch
 }
 
 start_tcmu() {	# dbus, then tcmu-runner with Debian's handlers + ours

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 set -u
 
-scratch_fs || { fail "scratch file system on /dev/vda"; t_summary; exit 1; }
+scratch_fs || { fail "scratch file system on the fhintscratch disk"; t_summary; exit 1; }
 start_tcmu && ok "tcmu-runner (Debian's) registered on the system bus" ||
 	{ fail "tcmu-runner on the bus"; tail /var/log/tcmu-runner.out; t_summary; exit 1; }
 o=$(tcli "set global auto_save_on_exit=false" "ls /backstores")
